@@ -1,0 +1,1 @@
+"""cardtable: the controller of an RFID card table for game cafes."""

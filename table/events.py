@@ -1,0 +1,121 @@
+"""Typed events and the bus that carries them from hardware threads to the main loop.
+
+Hardware threads only `publish`; the main loop calls `dispatch`, which hands
+each event, in order, to the subscribers of its type. Subscribers run on the
+main loop's thread, so the session, journal and views need no locks.
+"""
+from __future__ import annotations
+
+import queue
+from collections import defaultdict
+from dataclasses import dataclass, field
+from time import perf_counter_ns
+from typing import Callable
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event; `at_ns` is when it happened (perf_counter_ns)."""
+
+    at_ns: int = field(default_factory=perf_counter_ns, kw_only=True, compare=False)
+
+
+# --- raw hardware events (published by hardware threads)
+
+@dataclass(frozen=True, slots=True)
+class RawRead(Event):
+    """One poll of reader `pad`: the UID it saw (hex), or None when it saw no card."""
+
+    pad: str
+    uid: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonDown(Event):
+    """Button `button` ("next" or "ok") of seat `seat` was pressed."""
+
+    seat: int
+    button: str
+
+
+@dataclass(frozen=True, slots=True)
+class StaffCommand(Event):
+    """A staff action from the keyboard or menu of the simulated table (e.g. "start")."""
+
+    command: str
+
+
+# --- presence (from raw reads, after debounce)
+
+@dataclass(frozen=True, slots=True)
+class CardPlaced(Event):
+    """A tag settled on a pad (K equal reads)."""
+
+    pad: str
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardRemoved(Event):
+    """The tag left the pad (M missed reads)."""
+
+    pad: str
+    uid: str
+
+
+# --- session outcomes (for views)
+
+@dataclass(frozen=True, slots=True)
+class Accepted(Event):
+    """An input was journaled and applied; `seat` is the table seat it came from, if any."""
+
+    seat: int | None
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refused(Event):
+    """An input was refused and changed nothing; `message` is a translation key with `params`."""
+
+    seat: int | None
+    message: str
+    params: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ViewChanged(Event):
+    """The public view changed; views redraw."""
+
+
+Handler = Callable[[Event], None]
+
+
+class EventBus:
+    """A thread-safe queue of events and, per event type, the subscribers to call."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._subscribers: dict[type, list[Handler]] = defaultdict(list)
+
+    def subscribe(self, kind: type, handler: Handler) -> None:
+        self._subscribers[kind].append(handler)
+
+    def publish(self, event: Event) -> None:
+        """Queue an event; safe from any thread."""
+        self._queue.put(event)
+
+    def dispatch(self, timeout: float | None = None) -> int:
+        """Deliver every queued event (waiting up to `timeout` for the first); returns how many."""
+        count = 0
+        try:
+            event = self._queue.get(timeout=timeout) if timeout else self._queue.get_nowait()
+        except queue.Empty:
+            return 0
+        while True:
+            for handler in self._subscribers.get(type(event), ()):
+                handler(event)
+            count += 1
+            try:
+                event = self._queue.get_nowait()
+            except queue.Empty:
+                return count

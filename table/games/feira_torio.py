@@ -1,0 +1,494 @@
+"""Feira Torio: a hidden simultaneous auction for 3 to 6 players.
+
+The rules are ../shared/rules/feira-torio.fr.md as settled by RULINGS F1-F10;
+docs/games/feira-torio.md records the table's own readings. The engine sees
+what the table sees: the 2-of-6 discard is physical (F10), so in the first
+round of a hand it does not know the hands and accepts any card not yet seen;
+from round 2 every hand is known (all cards were face up after the reveal).
+
+Lot positions are the arms of the cross, clockwise: 0 top, 1 right,
+2 bottom, 3 left. Players are numbered clockwise; "left" is the next one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
+
+from table.games.base import ButtonPress, CardOnPad, Need, Refusal
+
+NAME = "feira-torio"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+LOTS = 4
+ROUNDS = 4
+TARGET = 50
+BONUS = 5
+CATEGORIES = ("taureau", "vache", "abri", "fourrage")
+
+
+# ---------------------------------------------------------------- data
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the deck: bid points (fingers), victory points (stars), player-count marker."""
+
+    id: str
+    category: str
+    fingers: int
+    stars: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """The deck's cards by id, and the category order."""
+
+    cards: Mapping[str, Card]
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Deck":
+        """Build the deck from the parsed deck file (assets/decks/feira-torio.toml)."""
+        cards = {}
+        for row in data["cards"]:
+            card = Card(row["id"], row["category"], int(row["fingers"]), int(row["stars"]), int(row["players"]))
+            if card.category not in CATEGORIES:
+                raise ValueError(f"card {card.id}: unknown category {card.category!r}")
+            cards[card.id] = card
+        return cls(cards)
+
+    def for_players(self, players: int) -> frozenset[str]:
+        """The cards used with this many players (RULINGS F1)."""
+        return frozenset(c.id for c in self.cards.values() if c.players <= players)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceLot:
+    """Chance: the dealer turns up `card` as the lot at `position`."""
+
+    position: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class PointFirst:
+    """The First Bid holder points the First Bid card at a lot (not yet final)."""
+
+    player: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarkFirst:
+    """The First Bid holder settles which lot resolves first."""
+
+    player: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A sealed bid: `player` puts `card` face down on the lot at `position`."""
+
+    player: int
+    position: int
+    card: str
+
+
+Action = PlaceLot | PointFirst | MarkFirst | Bid
+
+
+@dataclass(frozen=True, slots=True)
+class LotResult:
+    """One step of the reveal: the bids on a lot and what became of them."""
+
+    position: int
+    lot: str
+    bids: tuple[tuple[int, str], ...]          # (player, card) for every bid still in play on this lot
+    cancelled: tuple[int, ...]                 # players whose bid tied with another bid
+    winner: int | None                         # None: nobody won, the lot is discarded
+    withdrawn: tuple[tuple[int, tuple[str, ...]], ...]  # the winner takes back these bids from later lots
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """One player's score for a hand: the best card per category, multiplied, plus the bonus."""
+
+    player: int
+    kept: tuple[str, ...]
+    factors: tuple[int, ...]
+    bonus: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole game as the table knows it. Never shown as is: see `observe`."""
+
+    deck: Deck
+    players: int
+    dealer: int
+    first_bid: int
+    hand: int = 1
+    round: int = 1
+    phase: str = "lots"                         # lots, first, bidding, over
+    lots: tuple[str | None, ...] = (None,) * LOTS
+    pointer: int = 0                            # where the First Bid card points (phase first)
+    first: int | None = None                    # the lot that resolves first (bidding)
+    bids: tuple[tuple[str | None, ...], ...] = ()
+    hands: tuple[frozenset[str] | None, ...] = ()  # None: not known (round 1)
+    discard: frozenset[str] = frozenset()
+    totals: tuple[int, ...] = ()
+    reveal: tuple[LotResult, ...] = ()          # the last round's reveal
+    scores: tuple[HandScore, ...] = ()          # the last finished hand's scores
+    history: tuple[tuple[int, ...], ...] = ()   # every finished hand's scores
+    winners: tuple[int, ...] = ()
+
+
+# ---------------------------------------------------------------- setup
+
+def new_game(deck: Deck, players: int, dealer: int = 0) -> State:
+    """A new game: the first hand, round 1, waiting for the dealer's lots."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Feira Torio is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    if not 0 <= dealer < players:
+        raise ValueError(f"dealer {dealer} is not one of the {players} players")
+    in_play = deck.for_players(players)
+    if len(in_play) != 16 + 4 * players:
+        raise ValueError(f"the deck has {len(in_play)} cards for {players} players, needs {16 + 4 * players}")
+    return State(
+        deck=deck, players=players, dealer=dealer, first_bid=dealer,
+        bids=((None,) * LOTS,) * players, hands=(None,) * players, totals=(0,) * players,
+    )
+
+
+def replay(deck: Deck, players: int, dealer: int, actions: Iterable[Action]) -> State:
+    """The state after these actions, each checked as at the table."""
+    state = new_game(deck, players, dealer)
+    for action in actions:
+        refusal = check(state, action)
+        if refusal:
+            raise ValueError(f"journal action {action} refused: {refusal.key}")
+        state = apply(state, action)
+    return state
+
+
+# ---------------------------------------------------------------- queries
+
+def resolution_order(first: int) -> tuple[int, ...]:
+    """Lot positions in the order they resolve: from the First Bid lot, clockwise."""
+    return tuple((first + i) % LOTS for i in range(LOTS))
+
+
+def _on_table(state: State) -> frozenset[str]:
+    """Cards face up in the centre or face down as bids."""
+    cards = {c for c in state.lots if c}
+    for row in state.bids:
+        cards.update(c for c in row if c)
+    return frozenset(cards)
+
+
+def unseen(state: State) -> frozenset[str]:
+    """Cards the dealer may still turn up: in play, not known to be anywhere else."""
+    known = set(_on_table(state)) | state.discard
+    for hand in state.hands:
+        if hand is not None:
+            known |= hand
+    return state.deck.for_players(state.players) - known
+
+
+def need(state: State) -> Need:
+    if state.phase == "lots":
+        return Need(chance=True, outcomes=tuple(sorted(unseen(state))))
+    if state.phase == "first":
+        return Need(players=(state.first_bid,))
+    if state.phase == "bidding":
+        waiting = tuple(p for p, row in enumerate(state.bids) if None in row)
+        return Need(players=waiting, simultaneous=True)
+    return Need()
+
+
+def check(state: State, action: Action) -> Refusal | None:
+    """None when the action is legal now, else why not. Checks nothing the table cannot see."""
+    if state.phase == "over":
+        return Refusal.of("game_over")
+    match action:
+        case PlaceLot(position, card):
+            if state.phase != "lots":
+                return Refusal.of("not_now_lot")
+            if not 0 <= position < LOTS or state.lots[position] is not None:
+                return Refusal.of("lot_taken")
+            return _card_refusal(state, card) or (
+                None if card in unseen(state) else Refusal.of("card_seen", card=card))
+        case PointFirst(player, position) | MarkFirst(player, position):
+            if state.phase != "first":
+                return Refusal.of("not_now_first")
+            if player != state.first_bid:
+                return Refusal.of("not_first_bid_holder", player=player)
+            if not 0 <= position < LOTS:
+                return Refusal.of("no_such_lot")
+            return None
+        case Bid(player, position, card):
+            if state.phase != "bidding":
+                return Refusal.of("not_now_bid", player=player)
+            if not 0 <= player < state.players or not 0 <= position < LOTS:
+                return Refusal.of("no_such_slot", player=player)
+            if state.bids[player][position] is not None:
+                return Refusal.of("slot_locked", player=player)
+            if refusal := _card_refusal(state, card):
+                return refusal
+            if card in _on_table(state):
+                return Refusal.of("card_on_table", card=card, player=player)
+            hand = state.hands[player]
+            if hand is None:
+                if card in state.discard:
+                    return Refusal.of("card_discarded", card=card, player=player)
+            elif card not in hand:
+                return Refusal.of("card_not_held", card=card, player=player)
+            return None
+    return Refusal.of("unknown_action")
+
+
+def _card_refusal(state: State, card: str) -> Refusal | None:
+    if card not in state.deck.cards:
+        return Refusal.of("card_not_in_game", card=card)
+    if state.deck.cards[card].players > state.players:
+        return Refusal.of("card_not_for_players", card=card, players=state.players)
+    return None
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action now, for every player who must act (or every chance outcome)."""
+    if state.phase == "lots":
+        position = state.lots.index(None)
+        return [PlaceLot(position, card) for card in sorted(unseen(state))]
+    if state.phase == "first":
+        holder = state.first_bid
+        return [MarkFirst(holder, p) for p in range(LOTS)] + [
+            PointFirst(holder, p) for p in range(LOTS) if p != state.pointer]
+    if state.phase == "bidding":
+        on_table = _on_table(state)
+        free = None
+        actions = []
+        for player, row in enumerate(state.bids):
+            if None not in row:
+                continue
+            hand = state.hands[player]
+            if hand is None:
+                if free is None:
+                    free = sorted(state.deck.for_players(state.players) - on_table - state.discard)
+                cards = free
+            else:
+                cards = sorted(hand - on_table)
+            actions.extend(Bid(player, p, c) for p in range(LOTS) if row[p] is None for c in cards)
+        return actions
+    return []
+
+
+# ---------------------------------------------------------------- transitions
+
+def apply(state: State, action: Action) -> State:
+    """The state after a legal action (call `check` first: apply trusts its input)."""
+    match action:
+        case PlaceLot(position, card):
+            lots = state.lots[:position] + (card,) + state.lots[position + 1:]
+            if None in lots:
+                return replace(state, lots=lots)
+            return replace(state, lots=lots, phase="first", pointer=0, reveal=())
+        case PointFirst(_, position):
+            return replace(state, pointer=position)
+        case MarkFirst(_, position):
+            return replace(state, first=position, pointer=position, phase="bidding")
+        case Bid(player, position, card):
+            row = state.bids[player]
+            row = row[:position] + (card,) + row[position + 1:]
+            bids = state.bids[:player] + (row,) + state.bids[player + 1:]
+            state = replace(state, bids=bids)
+            if any(None in r for r in bids):
+                return state
+            return _end_round(state)
+    raise TypeError(f"not a Feira Torio action: {action!r}")
+
+
+def resolve(players: int, lots: tuple[str, ...], bids: tuple[tuple[str, ...], ...], first: int,
+            fingers: Mapping[str, int]) -> tuple[LotResult, ...]:
+    """The reveal, lot by lot (RULINGS F6, F7): highest unique bid wins; the winner withdraws."""
+    active = set(range(players))
+    results = []
+    for step, position in enumerate(resolution_order(first)):
+        in_play = tuple((p, bids[p][position]) for p in range(players) if p in active)
+        counts: dict[int, int] = {}
+        for _, card in in_play:
+            counts[fingers[card]] = counts.get(fingers[card], 0) + 1
+        unique = [v for v, n in counts.items() if n == 1]
+        best = max(unique) if unique else None
+        winner = next((p for p, c in in_play if fingers[c] == best), None)
+        cancelled = tuple(p for p, c in in_play if counts[fingers[c]] > 1)
+        withdrawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
+        if winner is not None and not (players == 3 and step == 0):
+            active.discard(winner)
+            later = resolution_order(first)[step + 1:]
+            if later:
+                withdrawn = ((winner, tuple(bids[winner][q] for q in later)),)
+        results.append(LotResult(position, lots[position], in_play, cancelled, winner, withdrawn))
+    return tuple(results)
+
+
+def _end_round(state: State) -> State:
+    deck = state.deck
+    fingers = {cid: c.fingers for cid, c in deck.cards.items()}
+    reveal = resolve(state.players, state.lots, state.bids, state.first, fingers)
+    hands = [set(row) for row in state.bids]
+    discard = set(state.discard)
+    won = [0] * state.players
+    last_winner = None
+    for result in reveal:
+        if result.winner is None:
+            discard.add(result.lot)
+            continue
+        bid = dict(result.bids)[result.winner]
+        hands[result.winner].discard(bid)
+        hands[result.winner].add(result.lot)
+        discard.add(bid)
+        won[result.winner] += 1
+        last_winner = result.winner
+    winless = [p for p in range(state.players) if not won[p]]
+    if len(winless) > 1:
+        clockwise = [(state.dealer + i) % state.players for i in range(1, state.players + 1)]
+        first_bid = next(p for p in clockwise if p in winless)
+    elif winless:
+        first_bid = winless[0]
+    else:
+        first_bid = last_winner
+    state = replace(
+        state, reveal=reveal, hands=tuple(frozenset(h) for h in hands), discard=frozenset(discard),
+        lots=(None,) * LOTS, bids=((None,) * LOTS,) * state.players, first=None,
+        first_bid=first_bid, phase="lots",
+    )
+    if state.round < ROUNDS:
+        return replace(state, round=state.round + 1)
+    return _end_hand(state)
+
+
+def score(deck: Deck, player: int, cards: Iterable[str]) -> HandScore:
+    """A hand's score (RULINGS F3, F4): highest stars per category present, multiplied; +5 with all four."""
+    best: dict[str, Card] = {}
+    for cid in cards:
+        card = deck.cards[cid]
+        if card.category not in best or card.stars > best[card.category].stars:
+            best[card.category] = card
+    kept = tuple(best[c] for c in CATEGORIES if c in best)
+    product = 1
+    for card in kept:
+        product *= card.stars
+    bonus = BONUS if len(kept) == len(CATEGORIES) else 0
+    return HandScore(player, tuple(c.id for c in kept), tuple(c.stars for c in kept), bonus, product + bonus)
+
+
+def _end_hand(state: State) -> State:
+    scores = tuple(score(state.deck, p, state.hands[p]) for p in range(state.players))
+    totals = tuple(t + s.score for t, s in zip(state.totals, scores))
+    history = state.history + (tuple(s.score for s in scores),)
+    if max(totals) > TARGET:
+        top = max(totals)
+        return replace(state, scores=scores, totals=totals, history=history, phase="over",
+                       winners=tuple(p for p, t in enumerate(totals) if t == top))
+    dealer = (state.dealer + 1) % state.players
+    return replace(
+        state, scores=scores, totals=totals, history=history, hand=state.hand + 1, round=1,
+        dealer=dealer, first_bid=dealer, hands=(None,) * state.players, discard=frozenset(),
+    )
+
+
+# ---------------------------------------------------------------- views
+
+def observe(state: State, player: int | None) -> dict:
+    """What `player` may know (None: the public view, the only thing the screen draws).
+
+    Before the reveal nobody but the bidder learns a bid card: others only see
+    which slots hold a face-down card.
+    """
+    view: dict[str, Any] = {
+        "game": NAME,
+        "phase": state.phase,
+        "players": state.players,
+        "hand": state.hand,
+        "round": state.round,
+        "dealer": state.dealer,
+        "first_bid": state.first_bid,
+        "totals": list(state.totals),
+        "holdings": [sorted(h) if h is not None else None for h in state.hands],
+        "centre": {
+            "lots": list(state.lots),
+            "pointer": state.pointer if state.phase == "first" else None,
+            "first": state.first,
+            "order": list(resolution_order(state.first)) if state.first is not None else None,
+        },
+        "committed": [[c is not None for c in row] for row in state.bids],
+        "reveal": [_result_view(r) for r in state.reveal],
+        "scores": [_score_view(s) for s in state.scores],
+        "history": [list(h) for h in state.history],
+        "winners": list(state.winners),
+    }
+    if player is not None:
+        view["seat"] = player
+        view["my_bids"] = list(state.bids[player])
+    return view
+
+
+def _result_view(r: LotResult) -> dict:
+    return {
+        "position": r.position, "lot": r.lot, "bids": [[p, c] for p, c in r.bids],
+        "cancelled": list(r.cancelled), "winner": r.winner,
+        "withdrawn": [[p, list(cs)] for p, cs in r.withdrawn],
+    }
+
+
+def _score_view(s: HandScore) -> dict:
+    return {"player": s.player, "kept": list(s.kept), "factors": list(s.factors), "bonus": s.bonus, "score": s.score}
+
+
+# ---------------------------------------------------------------- the table
+
+def interpret(state: State, act: CardOnPad | ButtonPress) -> Action | Refusal:
+    """Turn a physical act at the table into an action (still to be checked).
+
+    A card on a centre pad is a lot: on that lot's pad, or the next empty lot
+    clockwise from the top when the centre has a single pad. A card on a seat
+    pad is a bid: on that slot, or the seat's next open slot in resolution
+    order when the seat has a single pad. The First Bid holder's "next"
+    button moves the First Bid card round the cross, "ok" settles it.
+    """
+    match act:
+        case CardOnPad(card, None, slot):
+            if state.phase != "lots":
+                return Refusal.of("not_now_lot")
+            position = slot if slot is not None else state.lots.index(None)
+            return PlaceLot(position, card)
+        case CardOnPad(card, player, slot):
+            if state.phase != "bidding":
+                return Refusal.of("not_now_bid", player=player)
+            if slot is None:
+                row = state.bids[player]
+                open_slots = [p for p in resolution_order(state.first) if row[p] is None]
+                if not open_slots:
+                    return Refusal.of("slot_locked", player=player)
+                slot = open_slots[0]
+            return Bid(player, slot, card)
+        case ButtonPress(player, button):
+            if state.phase != "first" or player != state.first_bid:
+                return Refusal.of("not_your_turn", player=player)
+            if button == "next":
+                return PointFirst(player, (state.pointer + 1) % LOTS)
+            return MarkFirst(player, state.pointer)
+    return Refusal.of("unknown_action")
+
+
+def to_json(action: Action) -> dict:
+    """An action as plain JSON data (for the journal)."""
+    return {"type": type(action).__name__, **{f: getattr(action, f) for f in action.__slots__}}
+
+
+def from_json(data: Mapping[str, Any]) -> Action:
+    kinds = {k.__name__: k for k in (PlaceLot, PointFirst, MarkFirst, Bid)}
+    fields = dict(data)
+    return kinds[fields.pop("type")](**fields)
