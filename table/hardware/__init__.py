@@ -1,0 +1,1 @@
+"""Hardware behind small ports: reader pads, seat lights and buttons, real or simulated."""

@@ -1,0 +1,164 @@
+"""Seat lights and seat buttons on gpiozero devices, one pin factory per board.
+
+On the Pi the factory is lgpio's; a simulated table gives each board its own
+`MockFactory` (it only has GPIO 0-27, and simulated boards reuse pin numbers).
+"""
+from __future__ import annotations
+
+import enum
+import threading
+from collections.abc import Callable
+from typing import NamedTuple
+
+from gpiozero import Button, RGBLED
+from gpiozero.pins import Factory as PinFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from table.events import ButtonDown, EventBus
+from table.hardware.ports import LightState
+from table.layout import Layout
+
+Colour = tuple[float, float, float]
+
+
+class Pattern(enum.Enum):
+    """How a light shows its colour."""
+
+    STEADY = "steady"
+    PULSE = "pulse"   # fades between colour and other, forever
+    BLINK = "blink"   # alternates colour and other, forever
+    FLASH = "flash"   # a few quick blinks of colour, then the previous steady look again
+
+
+class Look(NamedTuple):
+    """The pattern and colours of a light state."""
+
+    pattern: Pattern
+    colour: Colour
+    other: Colour = (0.0, 0.0, 0.0)
+
+
+LOOKS: dict[LightState, Look] = {
+    LightState.OFF: Look(Pattern.STEADY, (0.0, 0.0, 0.0)),
+    LightState.YOUR_TURN: Look(Pattern.STEADY, (0.6, 0.7, 1.0)),         # blue-white
+    LightState.WAITING: Look(Pattern.PULSE, (1.0, 0.5, 0.0)),            # amber
+    LightState.LOCKED: Look(Pattern.STEADY, (0.0, 1.0, 0.0)),            # green
+    LightState.REFUSED: Look(Pattern.FLASH, (1.0, 0.0, 0.0)),            # red
+    LightState.WINNER: Look(Pattern.BLINK, (1.0, 0.8, 0.0), (0.5, 1.0, 0.0)),  # gold / green-gold
+    LightState.FAULT: Look(Pattern.STEADY, (1.0, 0.0, 0.0)),             # red
+}
+
+PULSE_S = 1.0        # fade in, and again fade out
+BLINK_S = 0.3        # on, and again off
+FLASH_S = 0.1        # on, and again off, per flash
+FLASHES = 3
+BOUNCE_S = 0.05      # button debounce on real pins (mock pins ignore it)
+
+
+class GpioSeatLight:
+    """A seat light on a PWM RGB LED: shows each LightState with its look from LOOKS.
+
+    REFUSED flashes and then shows again the last other state shown, unless
+    `show` was called meanwhile.
+    """
+
+    def __init__(self, red_pin: int, green_pin: int, blue_pin: int,
+                 pin_factory: PinFactory | None = None) -> None:
+        self._led = RGBLED(red_pin, green_pin, blue_pin, pwm=True, pin_factory=pin_factory)
+        self._lock = threading.Lock()
+        self._shown = 0                      # counts `show` calls, to drop a stale restore
+        self._restore: threading.Timer | None = None
+        self._steady = LightState.OFF        # what REFUSED returns to
+        self.state = LightState.OFF          # what the light shows now
+
+    def show(self, state: LightState) -> None:
+        with self._lock:
+            self._shown += 1
+            self._cancel_restore()
+            look = LOOKS[state]
+            if look.pattern is Pattern.FLASH:
+                self._led.blink(FLASH_S, FLASH_S, on_color=look.colour, off_color=look.other, n=FLASHES)
+                self._restore = threading.Timer(2 * FLASH_S * FLASHES, self._end_flash, (self._shown,))
+                self._restore.daemon = True
+                self._restore.start()
+            else:
+                self._steady = state
+                self._apply(look)
+            self.state = state
+
+    def close(self) -> None:
+        """Stop any pattern and release the pins."""
+        with self._lock:
+            self._shown += 1
+            self._cancel_restore()
+            self._led.close()
+
+    def _end_flash(self, shown: int) -> None:
+        with self._lock:
+            if shown == self._shown:
+                self._apply(LOOKS[self._steady])
+                self.state = self._steady
+
+    def _apply(self, look: Look) -> None:
+        if look.pattern is Pattern.STEADY:
+            self._led.color = look.colour
+        elif look.pattern is Pattern.PULSE:
+            self._led.pulse(PULSE_S, PULSE_S, on_color=look.colour, off_color=look.other)
+        else:
+            self._led.blink(BLINK_S, BLINK_S, on_color=look.colour, off_color=look.other)
+
+    def _cancel_restore(self) -> None:
+        if self._restore is not None:
+            self._restore.cancel()
+            self._restore = None
+
+
+def _publisher(bus: EventBus, seat: int, name: str) -> Callable[[], None]:
+    return lambda: bus.publish(ButtonDown(seat, name))
+
+
+class Buttons:
+    """The seat buttons of a layout; each press publishes ButtonDown(seat, name) on the bus.
+
+    gpiozero calls `when_pressed` on its own thread (on mock pins, on the
+    thread that drives the pin); `EventBus.publish` is safe from any thread.
+    """
+
+    def __init__(self, layout: Layout, bus: EventBus, factories: dict[str, PinFactory],
+                 bounce_time: float | None = BOUNCE_S) -> None:
+        self._buttons: list[Button] = []
+        for seat in layout.seats:
+            for name, pin in seat.buttons:
+                button = Button(pin, pin_factory=factories[seat.board], bounce_time=bounce_time)
+                button.when_pressed = _publisher(bus, seat.number, name)
+                self._buttons.append(button)
+
+    def close(self) -> None:
+        """Release the pins."""
+        for button in self._buttons:
+            button.close()
+
+
+def build_lights_and_buttons(layout: Layout, bus: EventBus, factories: dict[str, PinFactory]
+                             ) -> tuple[dict[int, GpioSeatLight], Buttons]:
+    """The light of every seat (by seat number) and all seat buttons, each on its seat's board."""
+    lights = {seat.number: GpioSeatLight(*seat.light, pin_factory=factories[seat.board])
+              for seat in layout.seats}
+    return lights, Buttons(layout, bus, factories)
+
+
+def simulated_factories(layout: Layout) -> dict[str, MockFactory]:
+    """One mock pin factory with PWM pins per board of the layout."""
+    boards = dict.fromkeys(seat.board for seat in layout.seats)
+    return {board: MockFactory(pin_class=MockPWMPin) for board in boards}
+
+
+def press(factory: MockFactory, pin: int) -> None:
+    """Press and release the button on mock `pin` (active low).
+
+    Mock pins ignore bounce_time, so every call is one press, delivered
+    before this returns, with no waiting between presses.
+    """
+    mock = factory.pin(pin)
+    mock.drive_low()
+    mock.drive_high()

@@ -1,0 +1,37 @@
+"""The ports: what the table needs from its hardware, whichever adapter provides it."""
+from __future__ import annotations
+
+import enum
+from typing import Protocol, runtime_checkable
+
+
+class LightState(enum.Enum):
+    """What a seat light tells its player."""
+
+    OFF = "off"
+    YOUR_TURN = "your_turn"
+    WAITING = "waiting"
+    LOCKED = "locked"
+    REFUSED = "refused"
+    WINNER = "winner"
+    FAULT = "fault"
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """One reader pad, polled for the card in its field."""
+
+    pad: str
+
+    def poll(self) -> str | None:
+        """The UID (hex) of the card in the field, or None when the pad sees no card."""
+        ...
+
+
+@runtime_checkable
+class SeatLight(Protocol):
+    """The light of one seat."""
+
+    def show(self, state: LightState) -> None:
+        """Show `state` until told otherwise."""
+        ...

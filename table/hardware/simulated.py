@@ -1,0 +1,61 @@
+"""Simulated reader pads: a card is placed and lifted by code, and polls see it through noise."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Noise:
+    """Per-poll probabilities of a reader's imperfections.
+
+    `miss`: a card in the field is not seen on this poll.
+    `flap`: a card at the edge of the field changes between seen and unseen,
+    so it is seen and unseen in runs (mean length 1/flap polls).
+    `repeat`: the poll answers what the previous poll answered, whatever is in
+    the field now (a stale, duplicated read).
+
+    Noise never invents a UID: a poll reports only a card that is in the
+    field or (a repeat) that an earlier poll saw.
+    """
+
+    miss: float = 0.0
+    flap: float = 0.0
+    repeat: float = 0.0
+
+
+class VirtualReader:
+    """A reader pad without hardware: `place` and `lift` a card, `poll` sees it through `noise`.
+
+    Deterministic given `rng` (by default seeded with the pad name).
+    """
+
+    def __init__(self, pad: str, noise: Noise = Noise(), rng: random.Random | None = None) -> None:
+        self.pad = pad
+        self.noise = noise
+        self._rng = rng if rng is not None else random.Random(pad)
+        self._card: str | None = None
+        self._hidden = False   # the card is in an unseen run of the edge of the field
+        self._last: str | None = None
+
+    def place(self, uid: str) -> None:
+        """Put the card `uid` in the field (replacing any card there)."""
+        self._card = uid
+        self._hidden = False
+
+    def lift(self) -> None:
+        """Take the card out of the field."""
+        self._card = None
+
+    def poll(self) -> str | None:
+        """The UID of the card in the field as this poll sees it, or None."""
+        if self._chance(self.noise.repeat):
+            return self._last
+        if self._chance(self.noise.flap):
+            self._hidden = not self._hidden
+        seen = self._card is not None and not self._hidden and not self._chance(self.noise.miss)
+        self._last = self._card if seen else None
+        return self._last
+
+    def _chance(self, probability: float) -> bool:
+        return probability > 0 and self._rng.random() < probability
