@@ -1,0 +1,220 @@
+"""Drawing helpers for the score screen: text that fits, category shapes, cards, badges.
+
+Everything is sized for a 1280x720 surface read from two metres: large
+type, light cards on a dark table, and every category shown by colour AND
+shape. Fonts are pygame's bundled default (FreeSansBold, see assets/fonts/).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import pygame
+
+SIZE = (1280, 720)
+
+BG = (18, 21, 30)
+PANEL = (38, 43, 58)
+PANEL_HI = (58, 66, 90)
+TEXT = (246, 246, 240)
+MUTED = (190, 196, 210)
+INK = (20, 20, 24)
+CARD = (250, 246, 234)
+BACK = (40, 90, 170)
+GOLD = (255, 205, 50)
+RED = (200, 30, 45)
+GREEN = (70, 200, 110)
+
+LIGHTS = {
+    "off": (95, 100, 115), "your_turn": (250, 250, 250), "waiting": (70, 150, 255),
+    "locked": GREEN, "refused": (235, 60, 60), "winner": GOLD, "fault": (240, 130, 30),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What a card shows: its category (name, colour, shape), fingers (bid points) and stars."""
+
+    name: str
+    colour: tuple[int, int, int]
+    shape: str
+    fingers: int
+    stars: int
+
+
+@cache
+def font(size: int) -> pygame.font.Font:
+    return pygame.font.Font(None, size)
+
+
+def ink_on(colour) -> tuple[int, int, int]:
+    """Black or white, whichever reads best on `colour`."""
+    r, g, b = colour[:3]
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else TEXT
+
+
+def render(s: str, size: int, colour, width: int | None = None, lines: int = 1,
+           align: int = pygame.FONT_LEFT) -> pygame.Surface:
+    """`s` rendered at `size`, shrunk until it fits `width` in at most `lines` lines."""
+    while True:
+        f = font(size)
+        f.align = align
+        if width is None or f.size(s)[0] <= width:
+            return f.render(s, True, colour)
+        if lines > 1:
+            image = f.render(s, True, colour, None, width)
+            if image.get_height() <= lines * f.get_linesize() or size <= 12:
+                return image
+        elif size <= 12:
+            return f.render(s, True, colour)
+        size -= 2
+
+
+def text(surf: pygame.Surface, s: str, size: int, colour, anchor: str = "topleft", at=(0, 0),
+         width: int | None = None, lines: int = 1) -> pygame.Rect:
+    """Draw `s` with its `anchor` point (a pygame.Rect attribute name) at `at`; returns its rect."""
+    align = {"midtop": pygame.FONT_CENTER, "center": pygame.FONT_CENTER, "midbottom": pygame.FONT_CENTER,
+             "topright": pygame.FONT_RIGHT, "midright": pygame.FONT_RIGHT}.get(anchor, pygame.FONT_LEFT)
+    image = render(s, size, colour, width, lines, align)
+    rect = image.get_rect(**{anchor: at})
+    surf.blit(image, rect)
+    return rect
+
+
+def tag(surf: pygame.Surface, s: str, size: int, at, fg=INK, bg=TEXT, anchor: str = "topleft",
+        width: int | None = None) -> pygame.Rect:
+    """A label in a rounded pill (at most `width` wide)."""
+    image = render(s, size, fg, width and width - size // 2)
+    rect = image.get_rect().inflate(size // 2, size // 5)
+    setattr(rect, anchor, at)
+    pygame.draw.rect(surf, bg, rect, border_radius=rect.h // 2)
+    surf.blit(image, image.get_rect(center=rect.center))
+    return rect
+
+
+def shape(surf: pygame.Surface, kind: str, colour, center, r: float, outline=INK) -> None:
+    """A category shape (triangle, circle, square, diamond) of radius `r`, outlined."""
+    cx, cy = center
+    edge = max(2, round(r / 9))
+    if kind == "circle":
+        pygame.draw.circle(surf, colour, center, r)
+        pygame.draw.circle(surf, outline, center, r, edge)
+        return
+    points = {
+        "triangle": [(cx, cy - r), (cx + r * 1.0, cy + r * 0.8), (cx - r * 1.0, cy + r * 0.8)],
+        "square": [(cx - r * 0.85, cy - r * 0.85), (cx + r * 0.85, cy - r * 0.85),
+                   (cx + r * 0.85, cy + r * 0.85), (cx - r * 0.85, cy + r * 0.85)],
+        "diamond": [(cx, cy - r * 1.1), (cx + r, cy), (cx, cy + r * 1.1), (cx - r, cy)],
+    }[kind]
+    pygame.draw.polygon(surf, colour, points)
+    pygame.draw.polygon(surf, outline, points, edge)
+
+
+def star(surf: pygame.Surface, center, r: float, colour=GOLD, outline=INK) -> None:
+    """A five-pointed star (a victory point)."""
+    cx, cy = center
+    points = [(cx + (r if i % 2 == 0 else r * 0.45) * math.sin(i * math.pi / 5),
+               cy - (r if i % 2 == 0 else r * 0.45) * math.cos(i * math.pi / 5)) for i in range(10)]
+    pygame.draw.polygon(surf, colour, points)
+    pygame.draw.polygon(surf, outline, points, max(1, round(r / 8)))
+
+
+def hand(surf: pygame.Surface, rect: pygame.Rect, colour=INK) -> None:
+    """A raised index finger (the mark of bid points), fitted in `rect`."""
+    w, h = rect.w, rect.h
+    fist = pygame.Rect(rect.x, rect.y + h * 0.45, w, h * 0.55)
+    pygame.draw.rect(surf, colour, fist, border_radius=round(w * 0.22))
+    pygame.draw.rect(surf, colour, (rect.x + w * 0.08, rect.y, w * 0.3, h * 0.7), border_radius=round(w * 0.15))
+    for i in (1, 2):
+        x = rect.x + w * (0.38 + 0.2 * i)
+        pygame.draw.line(surf, CARD, (x, fist.y), (x, fist.y + h * 0.18), max(1, round(w / 14)))
+
+
+def card(surf: pygame.Surface, rect: pygame.Rect, face: Face, dim: bool = False) -> None:
+    """A face-up card: category band and name, big shape, fingers (hand + number), one star per star."""
+    w, h = rect.size
+    radius = w // 12
+    pygame.draw.rect(surf, CARD, rect, border_radius=radius)
+    band = pygame.Rect(rect.x, rect.y, w, h * 0.2)
+    pygame.draw.rect(surf, face.colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
+    text(surf, face.name, round(h * 0.15), ink_on(face.colour), "center", band.center, width=w - 8)
+    shape(surf, face.shape, face.colour, (rect.centerx, rect.y + h * 0.39), h * 0.13)
+    hand(surf, pygame.Rect(rect.x + w * 0.2, rect.y + h * 0.58, h * 0.14, h * 0.2))
+    text(surf, str(face.fingers), round(h * 0.34), INK, "midleft", (rect.x + w * 0.42, rect.y + h * 0.69))
+    spacing = w * 0.22
+    for i in range(face.stars):
+        star(surf, (rect.centerx + (i - (face.stars - 1) / 2) * spacing, rect.y + h * 0.88), h * 0.075)
+    pygame.draw.rect(surf, INK, rect, max(2, w // 40), border_radius=radius)
+    if dim:
+        veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+        veil.fill((*BG, 170))
+        surf.blit(veil, rect)
+
+
+def chip(surf: pygame.Surface, rect: pygame.Rect, face: Face) -> None:
+    """A card in a list: colour stripe and shape, fingers (hand + number), stars (star + number)."""
+    h = rect.h
+    radius = h // 6
+    pygame.draw.rect(surf, CARD, rect, border_radius=radius)
+    pygame.draw.rect(surf, face.colour, (rect.x, rect.y, h * 0.16, h),
+                     border_top_left_radius=radius, border_bottom_left_radius=radius)
+    shape(surf, face.shape, face.colour, (rect.x + h * 0.62, rect.centery), h * 0.3)
+    x = rect.x + h * 1.05
+    hand(surf, pygame.Rect(x, rect.y + h * 0.22, h * 0.32, h * 0.5))
+    number = text(surf, str(face.fingers), round(h * 0.8), INK, "midleft", (x + h * 0.36, rect.centery + h * 0.04))
+    star(surf, (number.right + h * 0.3, rect.centery), h * 0.22)
+    text(surf, str(face.stars), round(h * 0.6), INK, "midleft", (number.right + h * 0.55, rect.centery + h * 0.04))
+    pygame.draw.rect(surf, INK, rect, 2, border_radius=radius)
+
+
+def chip_width(h: int) -> int:
+    """The width of a chip `h` pixels high."""
+    return round(h * 2.85)
+
+
+def back(surf: pygame.Surface, rect: pygame.Rect, filled: bool) -> None:
+    """A bid slot: a face-down card back when filled, an empty frame when not."""
+    radius = max(3, rect.w // 8)
+    if filled:
+        pygame.draw.rect(surf, BACK, rect, border_radius=radius)
+        pygame.draw.rect(surf, TEXT, rect.inflate(-rect.w // 3, -rect.h // 3), 2, border_radius=radius)
+    pygame.draw.rect(surf, TEXT if filled else MUTED, rect, 2, border_radius=radius)
+
+
+def badge(surf: pygame.Surface, center, r: int, seat: int, colour=TEXT) -> None:
+    """A seat number in a disc (coloured like the seat's light on game pages)."""
+    pygame.draw.circle(surf, colour, center, r)
+    pygame.draw.circle(surf, INK, center, r, max(2, r // 10))
+    text(surf, str(seat), round(r * 1.5), ink_on(colour), "center", (center[0], center[1] + r * 0.05))
+
+
+def strike(surf: pygame.Surface, rect: pygame.Rect, colour=RED) -> None:
+    """A line through `rect` (a cancelled bid), thin enough to leave its numbers readable."""
+    pygame.draw.line(surf, colour, (rect.x + 2, rect.bottom - 4), (rect.right - 2, rect.y + 4), 4)
+
+
+def frame(surf: pygame.Surface, rect: pygame.Rect, colour=GOLD, width: int = 5) -> None:
+    """A highlight frame around `rect`."""
+    pygame.draw.rect(surf, colour, rect, width, border_radius=10)
+
+
+def crown(surf: pygame.Surface, center, r: float, colour=GOLD) -> None:
+    """A crown (the winner mark, beside its label)."""
+    cx, cy = center
+    points = [(cx - r, cy + r * 0.6), (cx - r, cy - r * 0.5), (cx - r * 0.5, cy), (cx, cy - r * 0.8),
+              (cx + r * 0.5, cy), (cx + r, cy - r * 0.5), (cx + r, cy + r * 0.6)]
+    pygame.draw.polygon(surf, colour, points)
+    pygame.draw.polygon(surf, INK, points, max(2, round(r / 8)))
+
+
+def arrow(surf: pygame.Surface, start, end, colour=GOLD, width: int = 14) -> None:
+    """A thick arrow from `start` to `end` (the First Bid card)."""
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0) or 1
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = width * 2.4
+    bx, by = x1 - ux * head, y1 - uy * head
+    pygame.draw.line(surf, colour, start, (bx, by), width)
+    pygame.draw.polygon(surf, colour, [(x1, y1), (bx - uy * head * 0.7, by + ux * head * 0.7),
+                                       (bx + uy * head * 0.7, by - ux * head * 0.7)])

@@ -1,0 +1,201 @@
+"""The score screen: every page for views of real engine games, in French and English."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import string
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from table.assets import deck_data
+from table.games import feira_torio as ft
+from table.screen import Screen, Translator, draw, message_text, translate
+from table.screen.i18n import LANGS, texts
+from table.screen.render import formula, take_back
+
+DECK = ft.Deck.from_data(deck_data("feira-torio"))
+MESSAGE_KEYS = (
+    "game_over not_now_lot lot_taken card_seen not_now_first not_first_bid_holder no_such_lot not_now_bid "
+    "no_such_slot slot_locked card_not_in_game card_not_for_players card_on_table card_discarded card_not_held "
+    "unknown_action not_your_turn unknown_tag other_game_card staff_card seat_not_joined seat_already_joined "
+    "too_few_players too_many_players game_started table_full"
+).split()
+SEATS = {3: [2, 4, 5], 6: [1, 2, 3, 4, 5, 6]}
+
+
+def play(players: int, seed: int):
+    """Every state of a random legal game, from the first lot to the end."""
+    rng = random.Random(seed)
+    state = ft.new_game(DECK, players)
+    while ft.need(state).players or ft.need(state).chance:
+        state = ft.apply(state, rng.choice(ft.legal_actions(state)))
+        yield state
+
+
+def first(players: int, seed: int, test) -> ft.State:
+    """The first state that passes `test` in the random games from `seed` on."""
+    while True:
+        found = next((s for s in play(players, seed) if test(s)), None)
+        if found:
+            return found
+        seed += 1
+
+
+def table(state: ft.State | None, players: int = 3, message: dict | None = None, single_pad: bool = True) -> dict:
+    """The session's table view (through JSON, as it may travel)."""
+    joined = SEATS[players] if state else SEATS[players][:players - 1]
+    lights = {}
+    if state:
+        need = ft.need(state)
+        lights = {seat: "your_turn" if p in need.players else "waiting" for p, seat in enumerate(joined)}
+        lights.update({joined[p]: "winner" for p in state.winners})
+    return json.loads(json.dumps({
+        "mode": "game" if state else "lobby", "game": "feira-torio", "seats": [1, 2, 3, 4, 5, 6],
+        "joined": joined, "min_players": 3, "max_players": 6, "single_pad": single_pad,
+        "message": message, "lights": lights, "view": ft.observe(state, None) if state else None,
+    }))
+
+
+def fresh(s: ft.State) -> bool:
+    return s.phase == "lots" and not any(s.lots) and bool(s.reveal)
+
+
+VIEWS = {
+    "lots": lambda n: first(n, 1, lambda s: s.phase == "lots" and sum(map(bool, s.lots)) == 2),
+    "first": lambda n: first(n, 2, lambda s: s.phase == "first" and s.pointer == 2),
+    "bidding": lambda n: first(n, 3, lambda s: s.phase == "bidding" and sum(c is not None for r in s.bids for c in r) == 2 * n + 1),
+    "reveal": lambda n: first(n, 4, lambda s: fresh(s) and s.round == 3),
+    "hand": lambda n: first(n, 5, lambda s: fresh(s) and s.round == 1 and s.hand == 2),
+    "over": lambda n: first(n, 6, lambda s: s.phase == "over"),
+}
+
+
+@pytest.fixture(scope="module")
+def screens():
+    pygame.font.init()
+    return {lang: Screen(lang) for lang in LANGS}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    """Where the PNGs go: $CARDTABLE_SCREENS (to look at them) or a temporary folder."""
+    folder = os.environ.get("CARDTABLE_SCREENS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        return Path(folder)
+    return tmp_path_factory.mktemp("screens")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("name", ["lobby", *VIEWS])
+def test_every_page_renders(screens, out, lang, players, name):
+    state = VIEWS[name](players) if name != "lobby" else None
+    view = table(state, players)
+    for page, step in screens[lang].pages(view):
+        surf = screens[lang].render(view, page, step)
+        assert surf.get_size() == (1280, 720)
+        pygame.image.save(surf, out / f"{name}-{players}p-{lang}-{page}{'' if step is None else step}.png")
+
+
+def test_pages_follow_the_game(screens):
+    pages = screens["fr"].pages
+    reveal = [("reveal", k) for k in range(4)] + [("take", None)]
+    assert pages(table(None)) == [("lobby", None)]
+    for name in ("lots", "first", "bidding"):
+        assert pages(table(VIEWS[name](3))) == [("table", None)]
+    assert pages(table(VIEWS["reveal"](3))) == reveal
+    assert pages(table(VIEWS["hand"](3))) == reveal + [("scores", None)]
+    assert pages(table(VIEWS["over"](3))) == reveal + [("scores", None), ("winner", None)]
+    first_lot = first(3, 4, lambda s: s.phase == "lots" and s.round == 3 and sum(map(bool, s.lots)) == 1)
+    assert pages(table(first_lot)) == [("table", None)]
+    assert pages(table(ft.new_game(DECK, 3))) == [("table", None)]
+
+
+def test_take_back_accounts_for_every_bid():
+    for seed in range(20):
+        state = first(4, seed, fresh)
+        for p, moves in enumerate(take_back(ft.observe(state, None))):
+            assert len(moves["take"]) == len(moves["discard"])
+            assert len(moves["discard"]) + len(moves["back"]) == 4
+            assert set(moves["take"]) | set(moves["back"]) == state.hands[p]
+
+
+def test_scores_are_spelled_out():
+    assert formula({"factors": [4, 3, 2, 1], "bonus": 5, "score": 29}) == "4 × 3 × 2 × 1 + 5 = 29"
+    assert formula({"factors": [4, 2], "bonus": 0, "score": 8}) == "4 × 2 = 8"
+
+
+def test_tied_winners_all_win(screens, out):
+    view = table(VIEWS["over"](6), 6)
+    view["view"]["totals"][0] = view["view"]["totals"][3] = max(view["view"]["totals"]) + 1
+    view["view"]["winners"] = [0, 3]
+    assert Translator("fr").count("winner", 2, seats=Translator("fr").seats([1, 4])) == "Sièges 1 et 4 gagnent !"
+    assert Translator("en").seats([1, 2, 4]) == "Seats 1, 2 and 4"
+    for lang in LANGS:
+        pygame.image.save(screens[lang].render(view, "winner"), out / f"tie-6p-{lang}-winner.png")
+
+
+def test_one_pad_per_slot_prompt(screens, out):
+    view = table(VIEWS["bidding"](3), 3, single_pad=False)
+    for lang in LANGS:
+        pygame.image.save(screens[lang].render(view, "table"), out / f"slots-3p-{lang}-table.png")
+
+
+def params(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_translations_match():
+    fr, en = texts("fr"), texts("en")
+    assert fr.keys() == en.keys()
+    assert set(MESSAGE_KEYS) <= fr.keys()
+    for key in fr:
+        assert params(fr[key]) == params(en[key]), key
+
+
+def test_messages_name_the_seat(screens, out):
+    message = {"key": "card_not_held", "params": {"seat": 3, "card": "TA02"}, "seat": 3}
+    assert message_text("fr", message).startswith("Siège 3 : ")
+    assert message_text("en", message) == "Seat 3: You do not hold this card: TA02."
+    assert translate("en", "too_few_players", min_players=3) == "At least 3 players are needed to start."
+    assert Translator("fr").count("stars", 1) == "1 étoile"
+    assert translate("fr", "card_seen") == "Cette carte est déjà sortie : {card}."
+    for lang in LANGS:
+        view = table(VIEWS["bidding"](6), 6, message)
+        pygame.image.save(screens[lang].render(view, "table"), out / f"message-{lang}.png")
+        view = table(None, 3, {"key": "too_few_players", "params": {}, "seat": 5})
+        assert "{" not in message_text(lang, view["message"], min_players=3)
+        pygame.image.save(screens[lang].render(view, "lobby"), out / f"message-lobby-{lang}.png")
+
+
+def test_every_text_on_screen_is_translated(screens, monkeypatch):
+    shown = []
+    render = draw.render
+    monkeypatch.setattr(draw, "render", lambda s, *a, **k: shown.append(s) or render(s, *a, **k))
+    for lang in LANGS:
+        for name in ("lobby", *VIEWS):
+            view = table(VIEWS[name](6) if name != "lobby" else None, 6, {"key": "card_seen", "params": {"card": "VA03"}})
+            for page, step in screens[lang].pages(view):
+                screens[lang].render(view, page, step)
+    assert len(shown) > 500
+    for s in shown:
+        assert not re.search(r"\{\w+\}|^[a-z]+_[a-z_]+$", s), s
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_hidden_bids_do_not_change_the_screen(screens, players):
+    state = first(players, 7, lambda s: s.phase == "bidding" and s.round == 2)
+    bids = [a for a in ft.legal_actions(state) if a.player == 0 and a.position == state.first]
+    a, b = bids[0], next(x for x in bids if x.card != bids[0].card)
+    one, other = ft.apply(state, a), ft.apply(state, b)
+    assert one.bids != other.bids
+    for lang in LANGS:
+        shown = [pygame.image.tobytes(screens[lang].render(table(s, players), "table"), "RGB") for s in (one, other)]
+        assert shown[0] == shown[1]
