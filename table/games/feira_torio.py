@@ -11,7 +11,8 @@ Lot positions are the arms of the cross, clockwise: 0 top, 1 right,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Iterable, Mapping
 
 from table.games.base import ButtonPress, CardOnPad, Need, Refusal
@@ -41,9 +42,25 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
-    """The deck's cards by id, and the category order."""
+    """The deck's cards by id, with tables derived from them once (the engine's hot paths use them)."""
 
     cards: Mapping[str, Card]
+    fingers: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    in_play: Mapping[int, frozenset[str]] = field(init=False, repr=False, compare=False)
+    lot_actions: tuple[Mapping[str, "PlaceLot"], ...] = field(init=False, repr=False, compare=False)
+    bid_actions: tuple[tuple[Mapping[str, "Bid"], ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ids = sorted(self.cards)
+        tables = {
+            "fingers": {cid: self.cards[cid].fingers for cid in ids},
+            "in_play": {n: self.for_players(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)},
+            "lot_actions": tuple({cid: PlaceLot(p, cid) for cid in ids} for p in range(LOTS)),
+            "bid_actions": tuple(tuple({cid: Bid(player, p, cid) for cid in ids} for p in range(LOTS))
+                                 for player in range(MAX_PLAYERS)),
+        }
+        for name, table in tables.items():
+            object.__setattr__(self, name, table)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Deck":
@@ -57,7 +74,7 @@ class Deck:
         return cls(cards)
 
     def for_players(self, players: int) -> frozenset[str]:
-        """The cards used with this many players (RULINGS F1)."""
+        """The cards used with this many players (RULINGS F1); `in_play` caches it per player count."""
         return frozenset(c.id for c in self.cards.values() if c.players <= players)
 
 
@@ -95,6 +112,11 @@ class Bid:
 
 
 Action = PlaceLot | PointFirst | MarkFirst | Bid
+
+# The First Bid holder's choices, made once: (MarkFirst, PointFirst) actions by holder and lot.
+_FIRST_ACTIONS = tuple(
+    (tuple(MarkFirst(holder, p) for p in range(LOTS)), tuple(PointFirst(holder, p) for p in range(LOTS)))
+    for holder in range(MAX_PLAYERS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +166,18 @@ class State:
     winners: tuple[int, ...] = ()
 
 
+_FIELD_SETTERS = tuple((f.name, getattr(State, f.name).__set__) for f in fields(State))
+_field_values = attrgetter(*(name for name, _ in _FIELD_SETTERS))
+
+
+def _evolve(state: State, **changes: Any) -> State:
+    """`dataclasses.replace` for a State, at a third of its cost: it runs on every action."""
+    new = object.__new__(State)
+    for (name, set_field), value in zip(_FIELD_SETTERS, _field_values(state)):
+        set_field(new, changes.get(name, value))
+    return new
+
+
 # ---------------------------------------------------------------- setup
 
 def new_game(deck: Deck, players: int, dealer: int = 0) -> State:
@@ -179,21 +213,17 @@ def resolution_order(first: int) -> tuple[int, ...]:
     return tuple((first + i) % LOTS for i in range(LOTS))
 
 
-def _on_table(state: State) -> frozenset[str]:
+def _on_table(state: State) -> set[str]:
     """Cards face up in the centre or face down as bids."""
-    cards = {c for c in state.lots if c}
-    for row in state.bids:
-        cards.update(c for c in row if c)
-    return frozenset(cards)
+    cards = set(state.lots).union(*state.bids)
+    cards.discard(None)
+    return cards
 
 
 def unseen(state: State) -> frozenset[str]:
     """Cards the dealer may still turn up: in play, not known to be anywhere else."""
-    known = set(_on_table(state)) | state.discard
-    for hand in state.hands:
-        if hand is not None:
-            known |= hand
-    return state.deck.for_players(state.players) - known
+    known = _on_table(state).union(state.discard, *(hand for hand in state.hands if hand is not None))
+    return state.deck.in_play[state.players] - known
 
 
 def need(state: State) -> Need:
@@ -259,12 +289,11 @@ def _card_refusal(state: State, card: str) -> Refusal | None:
 def legal_actions(state: State) -> list[Action]:
     """Every legal action now, for every player who must act (or every chance outcome)."""
     if state.phase == "lots":
-        position = state.lots.index(None)
-        return [PlaceLot(position, card) for card in sorted(unseen(state))]
+        lot_actions = state.deck.lot_actions[state.lots.index(None)]
+        return list(map(lot_actions.__getitem__, sorted(unseen(state))))
     if state.phase == "first":
-        holder = state.first_bid
-        return [MarkFirst(holder, p) for p in range(LOTS)] + [
-            PointFirst(holder, p) for p in range(LOTS) if p != state.pointer]
+        marks, points = _FIRST_ACTIONS[state.first_bid]
+        return [*marks, *(a for a in points if a.position != state.pointer)]
     if state.phase == "bidding":
         on_table = _on_table(state)
         free = None
@@ -275,11 +304,13 @@ def legal_actions(state: State) -> list[Action]:
             hand = state.hands[player]
             if hand is None:
                 if free is None:
-                    free = sorted(state.deck.for_players(state.players) - on_table - state.discard)
+                    free = sorted(state.deck.in_play[state.players] - on_table - state.discard)
                 cards = free
             else:
                 cards = sorted(hand - on_table)
-            actions.extend(Bid(player, p, c) for p in range(LOTS) if row[p] is None for c in cards)
+            for bid_actions, slot in zip(state.deck.bid_actions[player], row):
+                if slot is None:
+                    actions += map(bid_actions.__getitem__, cards)
         return actions
     return []
 
@@ -289,44 +320,43 @@ def legal_actions(state: State) -> list[Action]:
 def apply(state: State, action: Action) -> State:
     """The state after a legal action (call `check` first: apply trusts its input)."""
     match action:
-        case PlaceLot(position, card):
-            lots = state.lots[:position] + (card,) + state.lots[position + 1:]
-            if None in lots:
-                return replace(state, lots=lots)
-            return replace(state, lots=lots, phase="first", pointer=0, reveal=())
-        case PointFirst(_, position):
-            return replace(state, pointer=position)
-        case MarkFirst(_, position):
-            return replace(state, first=position, pointer=position, phase="bidding")
         case Bid(player, position, card):
             row = state.bids[player]
             row = row[:position] + (card,) + row[position + 1:]
             bids = state.bids[:player] + (row,) + state.bids[player + 1:]
-            state = replace(state, bids=bids)
-            if any(None in r for r in bids):
+            state = _evolve(state, bids=bids)
+            if None in row or any(None in r for r in bids):
                 return state
             return _end_round(state)
+        case PlaceLot(position, card):
+            lots = state.lots[:position] + (card,) + state.lots[position + 1:]
+            if None in lots:
+                return _evolve(state, lots=lots)
+            return _evolve(state, lots=lots, phase="first", pointer=0, reveal=())
+        case PointFirst(_, position):
+            return _evolve(state, pointer=position)
+        case MarkFirst(_, position):
+            return _evolve(state, first=position, pointer=position, phase="bidding")
     raise TypeError(f"not a Feira Torio action: {action!r}")
 
 
 def resolve(players: int, lots: tuple[str, ...], bids: tuple[tuple[str, ...], ...], first: int,
             fingers: Mapping[str, int]) -> tuple[LotResult, ...]:
     """The reveal, lot by lot (RULINGS F6, F7): highest unique bid wins; the winner withdraws."""
-    active = set(range(players))
+    order = resolution_order(first)
+    active = list(range(players))
     results = []
-    for step, position in enumerate(resolution_order(first)):
-        in_play = tuple((p, bids[p][position]) for p in range(players) if p in active)
-        counts: dict[int, int] = {}
-        for _, card in in_play:
-            counts[fingers[card]] = counts.get(fingers[card], 0) + 1
-        unique = [v for v, n in counts.items() if n == 1]
-        best = max(unique) if unique else None
-        winner = next((p for p, c in in_play if fingers[c] == best), None)
-        cancelled = tuple(p for p, c in in_play if counts[fingers[c]] > 1)
+    for step, position in enumerate(order):
+        in_play = tuple([(p, bids[p][position]) for p in active])
+        shown = [fingers[card] for _, card in in_play]
+        tied = [shown.count(v) > 1 for v in shown]
+        unique = [v for v, t in zip(shown, tied) if not t]
+        winner = in_play[shown.index(max(unique))][0] if unique else None
+        cancelled = tuple([p for (p, _), t in zip(in_play, tied) if t])
         withdrawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
         if winner is not None and not (players == 3 and step == 0):
-            active.discard(winner)
-            later = resolution_order(first)[step + 1:]
+            active.remove(winner)
+            later = order[step + 1:]
             if later:
                 withdrawn = ((winner, tuple(bids[winner][q] for q in later)),)
         results.append(LotResult(position, lots[position], in_play, cancelled, winner, withdrawn))
@@ -334,9 +364,7 @@ def resolve(players: int, lots: tuple[str, ...], bids: tuple[tuple[str, ...], ..
 
 
 def _end_round(state: State) -> State:
-    deck = state.deck
-    fingers = {cid: c.fingers for cid, c in deck.cards.items()}
-    reveal = resolve(state.players, state.lots, state.bids, state.first, fingers)
+    reveal = resolve(state.players, state.lots, state.bids, state.first, state.deck.fingers)
     hands = [set(row) for row in state.bids]
     discard = set(state.discard)
     won = [0] * state.players
@@ -359,13 +387,13 @@ def _end_round(state: State) -> State:
         first_bid = winless[0]
     else:
         first_bid = last_winner
-    state = replace(
+    state = _evolve(
         state, reveal=reveal, hands=tuple(frozenset(h) for h in hands), discard=frozenset(discard),
         lots=(None,) * LOTS, bids=((None,) * LOTS,) * state.players, first=None,
         first_bid=first_bid, phase="lots",
     )
     if state.round < ROUNDS:
-        return replace(state, round=state.round + 1)
+        return _evolve(state, round=state.round + 1)
     return _end_hand(state)
 
 
@@ -390,10 +418,10 @@ def _end_hand(state: State) -> State:
     history = state.history + (tuple(s.score for s in scores),)
     if max(totals) > TARGET:
         top = max(totals)
-        return replace(state, scores=scores, totals=totals, history=history, phase="over",
+        return _evolve(state, scores=scores, totals=totals, history=history, phase="over",
                        winners=tuple(p for p, t in enumerate(totals) if t == top))
     dealer = (state.dealer + 1) % state.players
-    return replace(
+    return _evolve(
         state, scores=scores, totals=totals, history=history, hand=state.hand + 1, round=1,
         dealer=dealer, first_bid=dealer, hands=(None,) * state.players, discard=frozenset(),
     )
@@ -449,16 +477,22 @@ def _score_view(s: HandScore) -> dict:
 
 # ---------------------------------------------------------------- the table
 
-def interpret(state: State, act: CardOnPad | ButtonPress) -> Action | Refusal:
-    """Turn a physical act at the table into an action (still to be checked).
+def interpret(state: State, act: CardOnPad | ButtonPress) -> Action | Refusal | None:
+    """Turn a physical act at the table into an action (still to be checked), or None for no act.
 
     A card on a centre pad is a lot: on that lot's pad, or the next empty lot
     clockwise from the top when the centre has a single pad. A card on a seat
     pad is a bid: on that slot, or the seat's next open slot in resolution
-    order when the seat has a single pad. The First Bid holder's "next"
-    button moves the First Bid card round the cross, "ok" settles it.
+    order when the seat has a single pad. A card the game already has there
+    (a lot read again, a seat's own bid read again) is no act: a reader
+    losing a card for a moment must not blink red. The First Bid holder's
+    "next" button moves the First Bid card round the cross, "ok" settles it.
     """
     match act:
+        case CardOnPad(card, None, _) if card in state.lots:
+            return None
+        case CardOnPad(card, player, _) if player is not None and card in state.bids[player]:
+            return None
         case CardOnPad(card, None, slot):
             if state.phase != "lots":
                 return Refusal.of("not_now_lot")
@@ -481,6 +515,11 @@ def interpret(state: State, act: CardOnPad | ButtonPress) -> Action | Refusal:
                 return PointFirst(player, (state.pointer + 1) % LOTS)
             return MarkFirst(player, state.pointer)
     return Refusal.of("unknown_action")
+
+
+def clear_table_first(state: State) -> bool:
+    """Whether the last round's cards may still lie on the pads: true from a reveal until the next lot."""
+    return state.phase == "lots" and bool(state.reveal) and not any(state.lots)
 
 
 def to_json(action: Action) -> dict:

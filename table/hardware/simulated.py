@@ -12,11 +12,11 @@ class Noise:
     `miss`: a card in the field is not seen on this poll.
     `flap`: a card at the edge of the field changes between seen and unseen,
     so it is seen and unseen in runs (mean length 1/flap polls).
-    `repeat`: the poll answers what the previous poll answered, whatever is in
-    the field now (a stale, duplicated read).
+    `repeat`: the poll answers again what the previous poll answered, while
+    that card is still in the field (a duplicated read).
 
     Noise never invents a UID: a poll reports only a card that is in the
-    field or (a repeat) that an earlier poll saw.
+    field on that poll.
     """
 
     miss: float = 0.0
@@ -38,6 +38,11 @@ class VirtualReader:
         self._hidden = False   # the card is in an unseen run of the edge of the field
         self._last: str | None = None
 
+    @property
+    def card(self) -> str | None:
+        """The UID of the card in the field, if any."""
+        return self._card
+
     def place(self, uid: str) -> None:
         """Put the card `uid` in the field (replacing any card there)."""
         self._card = uid
@@ -49,7 +54,7 @@ class VirtualReader:
 
     def poll(self) -> str | None:
         """The UID of the card in the field as this poll sees it, or None."""
-        if self._chance(self.noise.repeat):
+        if self._chance(self.noise.repeat) and self._last == self._card:
             return self._last
         if self._chance(self.noise.flap):
             self._hidden = not self._hidden

@@ -1,0 +1,1 @@
+"""The table session and the views derived from it."""

@@ -1,0 +1,78 @@
+"""A table built entirely from simulated hardware, with the hands that place cards on it."""
+from __future__ import annotations
+
+import random
+
+from table.events import CardPlaced, CardRemoved
+from table.assets import deck_data
+from table.hardware.lights import press, simulated_factories
+from table.hardware.simulated import Noise, VirtualReader
+from table.layout import Layout
+from table.pipeline import Table
+from table.storage.journal import Journal
+from table.storage.registry import Tag, TagRegistry, enrol_simulated
+
+PATIENCE = 200   # polls a simulated hand waits for the table to see a card come or go
+
+
+class SimulatedTable:
+    """A `Table` on virtual readers and mock pins, and the physical acts of placing cards and pressing buttons."""
+
+    def __init__(self, layout: Layout, journal: Journal | None = None, registry: TagRegistry | None = None,
+                 game: str = "feira-torio", noise: Noise = Noise(), seed: int = 0) -> None:
+        self.game = game
+        self.registry = registry or TagRegistry()
+        enrol_simulated(self.registry, game, [c["id"] for c in deck_data(game)["cards"]])
+        self.readers = {pad: VirtualReader(pad, noise, random.Random(f"{seed}/{pad}")) for pad in layout.pads}
+        self.factories = simulated_factories(layout)
+        self.table = Table(layout, self.readers.values(), self.factories, self.registry, journal or Journal(), game)
+        self.on_pad: dict[str, str] = {}   # pad -> uid the table has seen settle there
+        self.table.bus.subscribe(CardPlaced, lambda e: self.on_pad.__setitem__(e.pad, e.uid))
+        self.table.bus.subscribe(CardRemoved, lambda e: self.on_pad.pop(e.pad, None))
+
+    @property
+    def session(self):
+        return self.table.session
+
+    def uid(self, card: str) -> str:
+        """The tag UID of a card of this table's game (or 'staff-1' for the staff card)."""
+        tag = Tag("staff", None, card) if card.startswith("staff") else Tag("card", self.game, card)
+        return self.registry.uid_of(tag)
+
+    def put(self, pad: str, card: str) -> None:
+        """Lay a card on a pad and hold it there until the table has seen it."""
+        uid = self.uid(card)
+        self.readers[pad].place(uid)
+        self._until(lambda: self.on_pad.get(pad) == uid, f"{card} on {pad}")
+
+    def lift(self, pad: str) -> None:
+        """Take the card off a pad and wait until the table has seen it go."""
+        self.readers[pad].lift()
+        self._until(lambda: pad not in self.on_pad, f"lift from {pad}")
+
+    def clear(self) -> None:
+        """Take every card off every pad at once, as players do after a reveal."""
+        for reader in self.readers.values():
+            reader.lift()
+        self._until(lambda: not self.on_pad, "every pad cleared")
+
+    def tap(self, pad: str, card: str) -> None:
+        """Lay a card on a pad, then take it away."""
+        self.put(pad, card)
+        self.lift(pad)
+
+    def press(self, seat: int, button: str) -> None:
+        """Press a seat button and let the table handle it."""
+        spec = self.table.layout.seats[seat - 1]
+        press(self.factories[spec.board], dict(spec.buttons)[button])
+        self.table.bus.dispatch()
+
+    def _until(self, done, what: str) -> None:
+        for _ in range(PATIENCE):
+            if done():
+                return
+            self.table.step()
+        raise TimeoutError(f"the table never saw {what} in {PATIENCE} polls")
+
+    def close(self) -> None:
+        self.table.close()
