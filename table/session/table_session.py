@@ -113,9 +113,8 @@ class TableSession:
         self._accept(seat, "join", {"seat": seat})
 
     def _start(self, dealer_seat: int | None) -> None:
-        count = len(self.joined)
-        if count < self.rules.MIN_PLAYERS:
-            return self._refuse(dealer_seat, "too_few_players", count=count, min=self.rules.MIN_PLAYERS)
+        if len(self.joined) < self.rules.MIN_PLAYERS:
+            return self._refuse(dealer_seat, "too_few_players", min_players=self.rules.MIN_PLAYERS)
         seats = sorted(self.joined)
         self._accept(dealer_seat, "start", {"game": self.rules.NAME, "seats": seats, "dealer": seats.index(dealer_seat)})
 
