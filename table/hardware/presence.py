@@ -24,7 +24,8 @@ class PresenceTracker:
     removed after `remove_after` consecutive reads that do not see it (no card
     or another UID). A card replacing another is placed once the old one is
     removed and its own latest run of reads (which may have started while the
-    old card was still held) reaches `place_after`.
+    old card was still held) reaches `place_after`. Each event carries the
+    time of the read that decided it.
     """
 
     def __init__(self, bus: EventBus, place_after: int = 2, remove_after: int = 3) -> None:
@@ -45,8 +46,8 @@ class PresenceTracker:
         if pad.held is not None:
             pad.misses = 0 if read.uid == pad.held else pad.misses + 1
             if pad.misses >= self.remove_after:
-                self.bus.publish(CardRemoved(read.pad, pad.held))
+                self.bus.publish(CardRemoved(read.pad, pad.held, at_ns=read.at_ns))
                 pad.held = None
         if pad.held is None and pad.seen is not None and pad.run >= self.place_after:
             pad.held, pad.misses = pad.seen, 0
-            self.bus.publish(CardPlaced(read.pad, pad.held))
+            self.bus.publish(CardPlaced(read.pad, pad.held, at_ns=read.at_ns))
