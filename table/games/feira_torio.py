@@ -47,8 +47,8 @@ class Deck:
     cards: Mapping[str, Card]
     fingers: Mapping[str, int] = field(init=False, repr=False, compare=False)
     in_play: Mapping[int, frozenset[str]] = field(init=False, repr=False, compare=False)
-    lot_actions: tuple[Mapping[str, "PlaceLot"], ...] = field(init=False, repr=False, compare=False)
-    bid_actions: tuple[tuple[Mapping[str, "Bid"], ...], ...] = field(init=False, repr=False, compare=False)
+    lot_actions: tuple[Mapping[str, PlaceLot], ...] = field(init=False, repr=False, compare=False)
+    bid_actions: tuple[tuple[Mapping[str, Bid], ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids = sorted(self.cards)
