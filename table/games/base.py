@@ -49,12 +49,15 @@ class Refusal:
 
 @dataclass(frozen=True, slots=True)
 class CardOnPad:
-    """A known card arrived on a pad: a seat's pad (slot given when the seat has one pad per slot) or a centre pad."""
+    """A known card arrived on a pad: a player's pad, or a centre pad when `player` is None.
+
+    `slot` is the pad's place when its seat (or the centre) has one pad per
+    slot, and None when it has a single pad.
+    """
 
     card: str
     player: int | None = None
     slot: int | None = None
-    centre: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
