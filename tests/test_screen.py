@@ -26,7 +26,7 @@ MESSAGE_KEYS = (
     "unknown_action not_your_turn unknown_tag other_game_card staff_card seat_not_joined seat_already_joined "
     "too_few_players too_many_players game_started table_full clear_table join_at_seat"
 ).split()
-SEATS = {3: [2, 4, 5], 6: [1, 2, 3, 4, 5, 6]}
+SEATS = {3: [2, 4, 5], 4: [1, 3, 4, 6], 5: [1, 2, 3, 5, 6], 6: [1, 2, 3, 4, 5, 6]}
 
 
 def play(players: int, seed: int):
@@ -199,3 +199,67 @@ def test_hidden_bids_do_not_change_the_screen(screens, players):
     for lang in LANGS:
         shown = [pygame.image.tobytes(screens[lang].render(table(s, players), "table"), "RGB") for s in (one, other)]
         assert shown[0] == shown[1]
+
+
+def drawn(screen: Screen, view: dict, page: str, monkeypatch) -> list[tuple[str, pygame.Rect]]:
+    """What a page draws side by side: texts, chips, badges and crowns (not what is inside them)."""
+    parts, depth = [], [0]
+
+    def record(name, fn, box):
+        def wrapped(surf, *args, **kwargs):
+            depth[0] += 1
+            try:
+                result = fn(surf, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+            if depth[0] == 0:
+                parts.append((name, pygame.Rect(box(result, *args))))
+            return result
+        monkeypatch.setattr(draw, name, wrapped)
+
+    around = lambda c, r: (c[0] - r, c[1] - r, 2 * r, 2 * r)
+    record("text", draw.text, lambda rect, *a: rect)
+    record("tag", draw.tag, lambda rect, *a: rect)
+    record("chip", draw.chip, lambda _, rect, *a: rect)
+    record("badge", draw.badge, lambda _, c, r, *a: around(c, r))
+    record("crown", draw.crown, lambda _, c, r, *a: around(c, r))
+    screen.render(view, page)
+    monkeypatch.undo()
+    return [(name, rect) for name, rect in parts if rect.w and rect.h]
+
+
+def overlaps(parts: list[tuple[str, pygame.Rect]]) -> list:
+    return [(a, b) for i, a in enumerate(parts) for b in parts[i + 1:] if a[1].colliderect(b[1])]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_four_kept_cards_and_the_longest_formula_fit(screens, out, monkeypatch, lang, players):
+    """A real game over with a +5 bonus; player 0's hand made the best possible (4 × 4 × 4 × 4 + 5 = 261)."""
+    state = first(players, 8, lambda s: s.phase == "over" and any(x.bonus for x in s.scores))
+    view = table(state, players)
+    best = {}
+    for card in sorted(DECK.for_players(players)):
+        c = DECK.cards[card]
+        if c.category not in best or c.stars > DECK.cards[best[c.category]].stars:
+            best[c.category] = card
+    kept = [best[c] for c in ft.CATEGORIES]
+    factors = [DECK.cards[c].stars for c in kept]
+    assert factors == [4, 4, 4, 4]
+    score = view["view"]["scores"][0]
+    view["view"]["totals"][0] += 261 - score["score"]
+    view["view"]["history"][-1][0] = 261
+    score.update(kept=kept, factors=factors, bonus=ft.BONUS, score=261)
+    totals = view["view"]["totals"]
+    view["view"]["winners"] = [p for p, total in enumerate(totals) if total == max(totals)]
+    view["lights"] = {str(seat): "winner" if p in view["view"]["winners"] else "waiting"
+                      for p, seat in enumerate(view["joined"])}
+    assert formula(score) == "4 × 4 × 4 × 4 + 5 = 261"
+    assert sum(len(s["kept"]) == 4 and s["bonus"] == 5 for s in view["view"]["scores"]) >= 2
+    pages = screens[lang].pages(view)
+    assert pages[-3:] == [("take", None), ("scores", None), ("winner", None)]
+    for page in ("take", "scores", "winner"):
+        parts = drawn(screens[lang], view, page, monkeypatch)
+        assert all(pygame.Rect(0, 0, 1280, 720).contains(rect) for _, rect in parts), page
+        assert not overlaps(parts), (page, overlaps(parts))
+        pygame.image.save(screens[lang].render(view, page), out / f"bonus-{players}p-{lang}-{page}.png")

@@ -15,6 +15,7 @@ from table.screen.i18n import Translator
 
 GAME = "feira-torio"
 TARGET = 50
+BONUS = 5            # points for keeping all four categories
 LOTS = 4
 HEADER = 84          # height of the title bar (the message banner covers it)
 PROMPT = 68          # height of the prompt bar at the bottom of the table page
@@ -337,20 +338,40 @@ class Screen:
 
     # ------------------------------------------------------------ scores
 
+    def _score_columns(self) -> tuple[int, int, int, int]:
+        """(kept x, widest chip height, formula x, totals right edge) on the scores page.
+
+        Sized from the right: totals as wide as 3 digits, then room for the
+        longest formula (every category kept at the most stars, plus the
+        bonus), then chips as tall as fit one per category in what is left.
+        """
+        categories = len({face.name for face in self.faces.values()})
+        stars = max(face.stars for face in self.faces.values())
+        longest = formula({"factors": [stars] * categories, "bonus": BONUS, "score": stars ** categories + BONUS})
+        right = SIZE[0] - 16 - 24
+        total_w = max(draw.font(64).size("888")[0], draw.font(34).size(self.t("col_total"))[0])
+        calc_x = right - total_w - 40 - draw.font(44).size(longest)[0]
+        kept_x, gap, h = 130, 8, 56
+        while h > 12 and categories * draw.chip_width(h) + (categories - 1) * gap > calc_x - 30 - kept_x:
+            h -= 1
+        return kept_x, h, calc_x, right
+
     def _scores(self, surf: pygame.Surface, table: dict) -> None:
         t, view = self.t, table["view"]
         hand = view["hand"] if view["phase"] == "over" else view["hand"] - 1
         self._header(surf, t("scores_title", hand=hand), "", t("target", target=TARGET))
-        columns = (("col_kept", 130), ("col_calc", 720), ("col_total", 1100))
-        for key, x in columns:
-            draw.text(surf, t(key), 34, GOLD, "bottomleft", (x, HEADER + 48))
+        kept_x, most, calc_x, right = self._score_columns()
+        calc_w = right - 100 - calc_x
+        draw.text(surf, t("col_kept"), 34, GOLD, "bottomleft", (kept_x, HEADER + 48), width=calc_x - 30 - kept_x)
+        draw.text(surf, t("col_calc"), 34, GOLD, "bottomleft", (calc_x, HEADER + 48), width=calc_w)
+        draw.text(surf, t("col_total"), 34, GOLD, "bottomright", (right, HEADER + 48))
         scores = {s["player"]: s for s in view["scores"]}
         for p, row in self._seat_rows(surf, table, list(range(view["players"])), HEADER + 56, SIZE[1] - 10):
             score = scores.get(p)
             if score:
-                self._chips(surf, score["kept"], 130, row.centery, min(56, row.h - 16))
-                draw.text(surf, formula(score), 44, TEXT, "midleft", (720, row.centery), width=360)
-            draw.text(surf, str(view["totals"][p]), 64, TEXT, "midleft", (1100, row.centery))
+                self._chips(surf, score["kept"], kept_x, row.centery, min(most, row.h - 16))
+                draw.text(surf, formula(score), 44, TEXT, "midleft", (calc_x, row.centery), width=calc_w)
+            draw.text(surf, str(view["totals"][p]), 64, TEXT, "midright", (right, row.centery))
 
     # ------------------------------------------------------------ winner
 
