@@ -1,93 +1,277 @@
-"""The people at a simulated Feira Torio table: seeded random players who handle real (virtual) cards.
+"""The physical side of a simulated Feira Torio table, and seeded random players who act on it.
 
-They do what people do at the table: the dealer shuffles and deals 6 cards,
-everyone discards 2 unseen, the dealer turns up 4 lots on the centre pads,
-the First Bid holder points the First Bid card with the seat buttons, and
-everyone lays their 4 bids on their pads. They know only their own hands,
-and after each reveal they pick up what the public view tells them.
+`FeiraTorioWorld` is what lies on and around the table: the deck, each
+seat's hand, the pile and the cards on the table. Its step methods are the
+physical acts (join, press a button, turn up a lot, lay a bid, pick up);
+the bots below and the simulated table's window both play through them.
+
+The dealer shuffles and deals 6 cards at the start of each hand and everyone
+discards 2 unseen (at random here), the dealer turns up 4 lots on the centre
+pads, the First Bid holder points the First Bid card with the seat buttons,
+and everyone lays their 4 bids on their pads. After each reveal everyone
+picks up what the public view says they now hold.
 """
 from __future__ import annotations
 
 import random
 from typing import Callable
 
-from table.games.feira_torio import LOTS, resolution_order
+from table.events import Accepted, Refused
+from table.games.feira_torio import LOTS, observe, resolution_order, unseen
 from table.sim.simulated_table import SimulatedTable
 
+JOIN_CARD = "TA01"   # any card will do to join
+STAFF_CARD = "staff-1"
 
-class FeiraTorioPlayers:
-    """Seeded random players sitting at `seats` of a simulated table."""
 
-    def __init__(self, sim: SimulatedTable, seats: list[int], rng: random.Random) -> None:
+class CannotDo(Exception):
+    """A physical act that cannot be done now; the argument is an i18n key saying why (for the operator)."""
+
+
+class FeiraTorioWorld:
+    """The cards of a simulated table: hands by seat, the pile, the cards on the table, and the acts on them.
+
+    Acts return whether the table accepted them, and raise `CannotDo` when
+    they cannot be done at all. When a game starts the dealer deals; when
+    the table goes back to the lobby everyone hands the cards back. Built on
+    a session resumed from its journal, it rebuilds what it can (see `note`).
+    """
+
+    def __init__(self, sim: SimulatedTable, rng: random.Random) -> None:
         self.sim = sim
-        self.seats = sorted(seats)
         self.rng = rng
         self.layout = sim.table.layout
-        self.hands: list[list[str]] = []
-        self.pile: list[str] = []
+        self.hands: dict[int, list[str]] = {}   # seat -> cards in hand
+        self.pile: list[str] = []               # face down; the top is the end
+        self.table: list[str] = []              # lots and bids lying on the table
+        self.note: str | None = None            # an i18n key for the operator, after a resume
+        self._answer: Accepted | Refused | None = None
+        sim.table.bus.subscribe(Accepted, self._heard)
+        sim.table.bus.subscribe(Refused, self._heard)
+        if self.session.state is not None:
+            self._resume()
 
-    def join_and_start(self) -> None:
-        """Every seat taps a card on its pad to join; the first seat presses OK and deals first."""
-        for seat in self.seats:
-            self.sim.tap(self._pads(seat)[0], "TA01")
-        self.sim.press(self.seats[0], "ok")
+    @property
+    def session(self):
+        return self.sim.session
 
-    def play(self, after_round: Callable[[dict], None] = lambda view: None) -> dict:
-        """Play until the game is over; `after_round` sees the table view after each reveal."""
-        session = self.sim.session
-        while not session.over:
-            if session.state.round == 1:
-                self._deal()
-            self._round()
-            after_round(self.sim.table.table_view())
-        return session.public()
+    def pads(self, seat: int) -> tuple[str, ...]:
+        return self.layout.seats[seat - 1].pads
+
+    @property
+    def round_over(self) -> bool:
+        """Cards of a finished round still lie on the table: the next step is to pick them up."""
+        state = self.session.state
+        return bool(self.table) and state is not None and not any(state.lots) and not any(map(any, state.bids))
+
+    # ------------------------------------------------------------ acts
+
+    def join(self, seat: int) -> bool:
+        """The seat taps a card on its pad: to join, in the lobby."""
+        if self.session.state is not None:
+            raise CannotDo("sim_join_in_lobby")
+        return self._act(lambda: self.sim.tap(self.pads(seat)[0], JOIN_CARD))
+
+    def press(self, seat: int, button: str) -> bool:
+        """The seat presses its "next" or "ok" button."""
+        return self._act(lambda: self.sim.press(seat, button))
+
+    def staff(self) -> bool:
+        """Staff tap the staff card on a free pad, the centre first: starts a game, or ends a finished one."""
+        pad = next(p for p in self.layout.centre + self.layout.pads if self.sim.readers[p].card is None)
+        return self._act(lambda: self.sim.tap(pad, STAFF_CARD))
+
+    def turn_up_lot(self) -> bool:
+        """The dealer turns up the top card of the pile as the next lot; a refused card goes back on the pile."""
+        centre, state = self.layout.centre, self.session.state
+        if self.round_over:
+            raise CannotDo("sim_pick_up_first")
+        if not self.pile:
+            raise CannotDo("sim_pile_empty")
+        if len(centre) > 1 and state is not None:
+            centre = tuple(pad for pad, lot in zip(centre, state.lots) if lot is None)
+        free = [pad for pad in centre if self.sim.readers[pad].card is None]
+        if not free:
+            raise CannotDo("sim_no_free_pad")
+        return self._lay(self.pile.pop(), free[0], self.pile)
+
+    def bid(self, seat: int, card: str) -> bool:
+        """The seat lays `card` from its hand as its next bid, in resolution order; refused, back to the hand."""
+        pads, state = self.pads(seat), self.session.state
+        if self.round_over:
+            raise CannotDo("sim_pick_up_first")
+        pad = pads[0]
+        if len(pads) > 1 and state is not None:
+            mine = observe(state, self.session.players.index(seat))["my_bids"]
+            free = [pads[p] for p in resolution_order(state.first or 0) if mine[p] is None]
+            if not free:
+                raise CannotDo("sim_no_free_pad")
+            pad = free[0]
+        hand = self.hands[seat]
+        hand.remove(card)
+        return self._lay(card, pad, hand)
+
+    def pick_up(self) -> bool:
+        """After a reveal everyone takes what they now hold; when it ended a hand, the dealer gathers and deals."""
+        if not self.round_over:
+            raise CannotDo("sim_nothing_to_pick_up")
+        state = self.session.state
+        if state.phase != "over" and state.round == 1:
+            self._gather(deal=True)
+        else:
+            self.sim.clear()
+            self.table = []
+            self.hands = {seat: sorted(state.hands[p]) for p, seat in enumerate(self.session.players)}
+        return True
+
+    # ------------------------------------------------------------ inner workings
 
     def _deal(self) -> None:
-        state = self.sim.session.state
+        """Shuffle this game's cards, deal 6 from the dealer's left; each seat discards 2 at random, under the pile."""
+        state, seats = self.session.state, self.session.players
         cards = sorted(state.deck.for_players(state.players))
         self.rng.shuffle(cards)
         n = state.players
         dealt = [cards[i * 6:(i + 1) * 6] for i in range(n)]
         order = [(state.dealer + 1 + i) % n for i in range(n)]   # from the dealer's left
-        self.hands = [[] for _ in range(n)]
         discards = []
         for player, six in zip(order, dealt):
             self.rng.shuffle(six)
-            self.hands[player], gone = six[:4], six[4:]
+            self.hands[seats[player]], gone = six[:4], six[4:]
             discards += gone
         self.pile = cards[6 * n:] + discards
         self.rng.shuffle(self.pile)
 
-    def _round(self) -> None:
-        session = self.sim.session
-        centre = self.layout.centre
-        for position in range(LOTS):
-            card = self.pile.pop()
-            if len(centre) == LOTS:
-                self.sim.put(centre[position], card)
+    def _gather(self, deal: bool) -> None:
+        """Everyone hands every card back (off the pads too); then the dealer deals if asked."""
+        if any(reader.card for reader in self.sim.readers.values()):
+            self.sim.clear()
+        self.hands, self.pile, self.table = {}, [], []
+        if deal:
+            self._deal()
+
+    def _lay(self, card: str, pad: str, back: list[str]) -> bool:
+        """Lay `card` on `pad` (tapped on a single pad, else left there); on the table if accepted, else `back`."""
+        tapped = self.layout.pad_place(pad)[1] is None
+        accepted = self._act(lambda: self.sim.tap(pad, card) if tapped else self.sim.put(pad, card))
+        if accepted:
+            self.table.append(card)
+        else:
+            if not tapped:
+                self.sim.lift(pad)
+            back.append(card)
+        return accepted
+
+    def _act(self, act: Callable[[], None]) -> bool:
+        """Do a physical act; whether the table accepted it. A game that starts is dealt, one that ends handed back."""
+        self._answer = None
+        act()
+        answer = self._answer
+        if isinstance(answer, Accepted) and answer.what in ("start", "lobby"):
+            self._gather(deal=answer.what == "start")
+        return isinstance(answer, Accepted)
+
+    def _heard(self, event: Accepted | Refused) -> None:
+        """The table's first answer to the act under way (a cleared table is no answer)."""
+        if self._answer is None and getattr(event, "what", None) != "cleared":
+            self._answer = event
+
+    def _resume(self) -> None:
+        """Rebuild the cards from a session resumed from its journal.
+
+        Lots and bids come from the game state, known hands from the public
+        holdings. Hands the table never saw (round 1 of a hand) are dealt
+        again at random from the cards nobody has seen, and `note` says so.
+        """
+        state, seats = self.session.state, self.session.players
+        self.table = [c for c in state.lots if c] + [c for row in state.bids for c in row if c]
+        pool = sorted(unseen(state))
+        self.rng.shuffle(pool)
+        self.note = "sim_resumed"
+        for p, seat in enumerate(seats):
+            laid = {c for c in state.bids[p] if c}
+            if state.hands[p] is not None:
+                self.hands[seat] = sorted(state.hands[p] - laid)
             else:
-                self.sim.tap(centre[0], card)
-        holder = self.seats[session.state.first_bid]
+                self.hands[seat] = [pool.pop() for _ in range(LOTS - len(laid))]
+                self.note = "sim_resumed_redealt"
+        self.pile = pool
+
+
+class FeiraTorioPlayers:
+    """Seeded random players sitting at `seats` of a simulated table; they act through its `world`."""
+
+    def __init__(self, sim: SimulatedTable, seats: list[int], rng: random.Random) -> None:
+        self.sim = sim
+        self.seats = sorted(seats)
+        self.rng = rng
+        self.world = FeiraTorioWorld(sim, rng)
+
+    def join_and_start(self) -> None:
+        """Every seat taps a card on its pad to join; the first seat presses OK and deals first."""
+        for seat in self.seats:
+            self.world.join(seat)
+        self.world.press(self.seats[0], "ok")
+
+    def play(self, after_round: Callable[[dict], None] = lambda view: None) -> dict:
+        """Play until the game is over; `after_round` sees the table view after each reveal and pick-up."""
+        session = self.sim.session
+        while not session.over:
+            self.lay_lots()
+            self.choose_first()
+            self.lay_bids()
+            self.world.pick_up()
+            after_round(self.sim.table.table_view())
+        return session.public()
+
+    def step(self) -> None:
+        """Play the table's next step for everyone: join and start, pick up, lots, First Bid, or every missing bid."""
+        session, world = self.sim.session, self.world
+        if session.state is None:
+            free = [s for s in self.seats if s not in session.joined]
+            if len(session.joined) < session.rules.MIN_PLAYERS and free:
+                world.join(free[0])
+            elif session.joined:
+                world.press(session.joined[0], "ok")
+        elif world.round_over:
+            world.pick_up()
+        elif session.state.phase == "lots":
+            self.lay_lots()
+        elif session.state.phase == "first":
+            self.choose_first()
+        elif session.state.phase == "bidding":
+            self.lay_bids()
+
+    def lay_lots(self) -> None:
+        """The dealer turns up the missing lots."""
+        state = self.sim.session.state
+        while state.phase == "lots" and self.world.turn_up_lot():
+            state = self.sim.session.state
+
+    def choose_first(self) -> None:
+        """The First Bid holder points the First Bid card a random number of times, then settles it."""
+        state = self.sim.session.state
+        if state.phase != "first":
+            return
+        holder = self.sim.session.players[state.first_bid]
         for _ in range(self.rng.randrange(LOTS)):
-            self.sim.press(holder, "next")
-        self.sim.press(holder, "ok")
-        order = resolution_order(session.state.first)
+            self.world.press(holder, "next")
+        self.world.press(holder, "ok")
+
+    def lay_bids(self) -> None:
+        """Every seat lays its missing bids from its hand, at random; seats bid at the same time, interleaved."""
+        session = self.sim.session
+        if session.state.phase != "bidding":
+            return
         queues = {}
-        for player, hand in enumerate(self.hands):
-            queues[player] = list(zip(order, self.rng.sample(hand, LOTS)))   # laid in resolution order
+        for player, row in enumerate(session.state.bids):
+            seat = session.players[player]
+            missing = row.count(None)
+            if missing:
+                queues[player] = self.rng.sample(self.world.hands[seat], missing)
         while queues:
-            player = self.rng.choice(sorted(queues))   # seats bid at the same time, interleaved
-            position, card = queues[player].pop(0)
+            player = self.rng.choice(sorted(queues))
+            card = queues[player].pop(0)
             if not queues[player]:
                 del queues[player]
-            pads = self._pads(self.seats[player])
-            if len(pads) == 1:
-                self.sim.tap(pads[0], card)
-            else:
-                self.sim.put(pads[position], card)
-        self.sim.clear()
-        holdings = session.public()["holdings"]
-        self.hands = [list(h) if h is not None else [] for h in holdings]
-
-    def _pads(self, seat: int) -> tuple[str, ...]:
-        return self.layout.seats[seat - 1].pads
+            self.world.bid(session.players[player], card)

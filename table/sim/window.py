@@ -1,0 +1,326 @@
+"""`cardtable run` without table hardware: a pygame window that is the simulated table.
+
+The window shows the table's screen (its public view only) beside a control
+panel for the operator, who stands in for every player: each seat with its
+light (drawn from the mock pins) and its Next and OK buttons, every seat's
+hand, the selected seat's hand to lay cards from, the pile, and controls to
+pick up the cards, tap the staff card or let the bots play the next step.
+Texts are the sim_* keys of assets/i18n. See docs/simulated-table.md.
+"""
+from __future__ import annotations
+
+import random
+import time
+from argparse import Namespace
+from typing import Callable
+
+import pygame
+
+from table.layout import Layout, load_layout
+from table.screen import Screen, Translator, draw
+from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEXT
+from table.sim.feira_torio_players import CannotDo, FeiraTorioPlayers
+from table.sim.simulated_table import SimulatedTable
+from table.storage.journal import Journal
+
+SIZE = (1600, 900)                     # the window's own drawing surface, scaled to fit the display
+GAME = pygame.Rect(0, 0, 1120, 630)    # where the table's screen (1280x720) is shown
+PANEL_X = GAME.right + 8               # the seats and the keyboard help, right of the screen
+ROW_H = 80                             # one seat in the panel
+CARD = (134, 170)                      # a card of the selected seat's hand
+CONTROLS_X = 660                       # the pile and table controls, below the screen
+PAGE_S = 2.5                           # how long each page of a new sequence stays up
+FPS = 30
+
+HELP = (("1-6", "sim_help_seat"), ("J", "sim_help_join"), ("N / O", "sim_help_buttons"),
+        ("< > sim_key_enter", "sim_help_place"), ("D", "sim_help_lot"), ("C", "sim_help_pick_up"),
+        ("S", "sim_help_staff"), ("A", "sim_help_auto"), ("sim_key_esc", "sim_help_quit"))
+
+
+def fit(size: tuple[int, int], into: pygame.Rect) -> pygame.Rect:
+    """The largest rect of `size`'s aspect that fits centred in `into`."""
+    scale = min(into.w / size[0], into.h / size[1])
+    rect = pygame.Rect(0, 0, round(size[0] * scale), round(size[1] * scale))
+    rect.center = into.center
+    return rect
+
+
+class SimWindow:
+    """The simulated table as one drawing: call a control method (or `handle` an event), then `frame`.
+
+    `seat` is the selected seat, `cursor` the selected card of its hand,
+    `page` the (page, step) of the table's screen shown, `leds` the colour
+    and light state drawn for each seat, `controls` the clickable rects of
+    the last frame by name (seat3, next3, ok3, card0, lot, pick_up, staff,
+    auto), `note` the last operator message (an i18n key).
+    """
+
+    def __init__(self, layout: Layout, journal: Journal, lang: str = "fr", seed: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.sim = SimulatedTable(layout, journal)
+        self.bots = FeiraTorioPlayers(self.sim, [s.number for s in layout.seats], random.Random(seed))
+        self.world = self.bots.world
+        self.screen = Screen(lang)
+        self.t = Translator(lang)
+        self.clock = clock
+        self.canvas = pygame.Surface(SIZE)
+        self.seat = 1
+        self.cursor = 0
+        self.note = self.world.note
+        self.running = True
+        self.pages: list[tuple[str, int | None]] = []
+        self.page: tuple[str, int | None] = ("lobby", None)
+        self.since = clock()
+        self.leds: dict[int, tuple[tuple[int, int], tuple[int, int, int], str]] = {}   # seat -> centre, colour, state
+        self.controls: dict[str, tuple[pygame.Rect, Callable[[], None]]] = {}
+        self._shown: tuple | None = None              # the (page, view) drawn in _game
+        self._game: pygame.Surface | None = None
+        self._keys = {pygame.K_j: self.join, pygame.K_n: lambda: self.press("next"),
+                      pygame.K_o: lambda: self.press("ok"), pygame.K_LEFT: lambda: self.move(-1),
+                      pygame.K_RIGHT: lambda: self.move(1), pygame.K_RETURN: self.place,
+                      pygame.K_KP_ENTER: self.place, pygame.K_d: self.lot, pygame.K_c: self.pick_up,
+                      pygame.K_s: self.staff, pygame.K_a: self.auto, pygame.K_ESCAPE: self.quit}
+
+    # ------------------------------------------------------------ controls
+
+    def select(self, seat: int) -> None:
+        if 1 <= seat <= len(self.sim.table.layout.seats):
+            self.seat, self.cursor = seat, 0
+
+    def join(self) -> None:
+        self._do(self.world.join, self.seat)
+
+    def press(self, button: str, seat: int | None = None) -> None:
+        """The selected seat (or `seat`) presses "next" or "ok"."""
+        self.select(seat or self.seat)
+        self._do(self.world.press, self.seat, button)
+
+    def move(self, step: int) -> None:
+        """Move the card cursor along the selected seat's hand."""
+        self.cursor = max(0, min(self.cursor + step, len(self.hand) - 1))
+
+    def place(self, index: int | None = None) -> None:
+        """The selected seat lays the card under the cursor (or at `index`) from its hand."""
+        if not self.hand:
+            self.note = "sim_no_card"
+            return
+        self.cursor = min(self.cursor if index is None else index, len(self.hand) - 1)
+        self._do(self.world.bid, self.seat, self.hand[self.cursor])
+        self.move(0)
+
+    def lot(self) -> None:
+        self._do(self.world.turn_up_lot)
+
+    def pick_up(self) -> None:
+        self._do(self.world.pick_up)
+
+    def staff(self) -> None:
+        self._do(self.world.staff)
+
+    def auto(self) -> None:
+        self._do(self.bots.step)
+
+    @property
+    def hand(self) -> list[str]:
+        return self.world.hands.get(self.seat, [])
+
+    def _do(self, act: Callable, *args) -> None:
+        self.note = None
+        try:
+            act(*args)
+        except CannotDo as why:
+            self.note = why.args[0]
+
+    # ------------------------------------------------------------ events
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """A key, a click (at a point of the 1600x900 drawing) or quit."""
+        if event.type == pygame.QUIT:
+            self.quit()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.click(event.pos)
+        elif event.type == pygame.KEYDOWN:
+            self.key(event.key, getattr(event, "scancode", 0))
+
+    def key(self, key: int, scancode: int = 0) -> None:
+        """Digits by key position (1-6 need no shift on AZERTY), letters by label."""
+        if pygame.KSCAN_1 <= scancode <= pygame.KSCAN_9:
+            return self.select(scancode - pygame.KSCAN_1 + 1)
+        if pygame.K_KP1 <= key <= pygame.K_KP9:
+            return self.select(key - pygame.K_KP1 + 1)
+        if key in self._keys:
+            self._keys[key]()
+
+    def click(self, pos: tuple[int, int]) -> None:
+        """Run the control drawn at `pos` in the last frame."""
+        for rect, action in reversed(self.controls.values()):
+            if rect.collidepoint(pos):
+                return action()
+
+    def quit(self) -> None:
+        self.running = False
+
+    # ------------------------------------------------------------ drawing
+
+    def frame(self) -> pygame.Surface:
+        """Draw the whole window (its 1600x900 surface) as it is now."""
+        self.controls = {}
+        self.canvas.fill(BG)
+        self._draw_game()
+        self._draw_seats()
+        self._draw_help()
+        self._draw_hand()
+        self._draw_controls()
+        return self.canvas
+
+    def close(self) -> None:
+        self.sim.close()
+
+    def _draw_game(self) -> None:
+        """The table's screen: each page of a new sequence for PAGE_S, then the last one stays."""
+        view = self.sim.table.table_view()
+        pages, now = self.screen.pages(view), self.clock()
+        if pages != self.pages:
+            self.pages, self.since = pages, now
+        shown = min(int((now - self.since) / PAGE_S), len(pages) - 1)
+        self.page = pages[shown]
+        if (self.page, view) != self._shown:
+            self._shown = (self.page, view)
+            self._game = pygame.transform.smoothscale(self.screen.render(view, *self.page), GAME.size)
+        self.canvas.blit(self._game, GAME)
+
+    def _draw_seats(self) -> None:
+        t, surf = self.t, self.canvas
+        draw.text(surf, t("sim_title"), 34, GOLD, "midleft", (PANEL_X + 6, 22))
+        for i, spec in enumerate(self.sim.table.layout.seats):
+            seat = spec.number
+            row = pygame.Rect(PANEL_X, 44 + i * (ROW_H + 6), SIZE[0] - PANEL_X - 8, ROW_H)
+            chosen = seat == self.seat
+            pygame.draw.rect(surf, PANEL_HI if chosen else PANEL, row, border_radius=10)
+            if chosen:
+                draw.frame(surf, row, GOLD, 3)
+            self.controls[f"seat{seat}"] = (row, lambda s=seat: self.select(s))
+            draw.badge(surf, (row.x + 32, row.centery), 24, seat, GOLD if chosen else TEXT)
+            factory = self.sim.factories[spec.board]
+            colour = tuple(round(255 * factory.pin(pin).state) for pin in spec.light)
+            state = self.sim.table.lights[seat].state.value
+            led = (row.x + 82, row.y + 24)
+            pygame.draw.circle(surf, colour, led, 14)
+            pygame.draw.circle(surf, MUTED, led, 15, 2)
+            self.leds[seat] = (led, colour, state)
+            draw.text(surf, t(f"sim_light_{state}"), 26, TEXT, "midleft", (row.x + 104, led[1]), width=150)
+            for button, rect in (("next", pygame.Rect(row.right - 186, row.y + 8, 112, 34)),
+                                 ("ok", pygame.Rect(row.right - 66, row.y + 8, 58, 34))):
+                self._button(f"{button}{seat}", rect, t(f"sim_{button}"), lambda s=seat, b=button: self.press(b, s),
+                             size=26)
+            hand = self.world.hands.get(seat)
+            if hand:
+                self._chips(hand, row.x + 66, row.bottom - 20, 28)
+            else:
+                joined = seat in (self.sim.session.players or self.sim.session.joined)
+                status = "sim_no_hand" if hand is not None else "joined" if joined else "free"
+                draw.text(surf, t(status), 24, MUTED, "midleft", (row.x + 70, row.bottom - 20))
+
+    def _draw_help(self) -> None:
+        t, surf = self.t, self.canvas
+        top = 44 + len(self.sim.table.layout.seats) * (ROW_H + 6) + 8
+        draw.text(surf, t("sim_keys"), 30, GOLD, "topleft", (PANEL_X + 6, top))
+        step = min(32, (SIZE[1] - top - 44) // len(HELP))
+        for i, (keys, what) in enumerate(HELP):
+            y = top + 44 + i * step
+            label = " ".join(t(k) if k.startswith("sim_") else k for k in keys.split())
+            draw.tag(surf, label, 22, (PANEL_X + 6, y), INK, GOLD, "midleft")
+            draw.text(surf, t(what), 24, TEXT, "midleft", (PANEL_X + 150, y), width=SIZE[0] - PANEL_X - 160)
+
+    def _draw_hand(self) -> None:
+        t, surf, seat = self.t, self.canvas, self.seat
+        top = GAME.bottom + 12
+        session = self.sim.session
+        if seat in self.world.hands:
+            title = f"{t('sim_hand', seat=seat)} · {t.count('sim_cards', len(self.hand))}"
+        elif session.state is None:
+            title = t("sim_seat_joined" if seat in session.joined else "sim_seat_lobby", seat=seat)
+        else:
+            title = t("sim_seat_out", seat=seat)
+        draw.text(surf, title, 30, TEXT, "topleft", (16, top), width=CONTROLS_X - 32)
+        w, h = CARD
+        for i, card in enumerate(self.hand):
+            rect = pygame.Rect(16 + i * (w + 14), top + 36, w, h)
+            draw.card(surf, rect, self.screen.faces[card])
+            if i == self.cursor:
+                draw.frame(surf, rect.inflate(8, 8), GOLD, 4)
+            self.controls[f"card{i}"] = (rect, lambda i=i: self.place(i))
+        if seat in self.world.hands and not self.hand:
+            draw.text(surf, t("sim_no_hand"), 28, MUTED, "topleft", (16, top + 44))
+        draw.text(surf, t("sim_discard_note"), 21, MUTED, "bottomleft", (16, SIZE[1] - 8), width=CONTROLS_X - 32)
+
+    def _draw_controls(self) -> None:
+        t = self.t
+        y = GAME.bottom + 12
+        for name, key, label, action in (("lot", "D", t("sim_pile", n=len(self.world.pile)), self.lot),
+                                         ("pick_up", "C", t("sim_pick_up"), self.pick_up),
+                                         ("staff", "S", t("sim_staff"), self.staff),
+                                         ("auto", "A", t("sim_auto"), self.auto)):
+            rect = pygame.Rect(CONTROLS_X, y, GAME.right - CONTROLS_X - 8, 44)
+            self._button(name, rect, label, action, key)
+            y += 52
+        if self.note:
+            draw.text(self.canvas, t(self.note), 24, GOLD, "topleft", (CONTROLS_X, y),
+                      width=GAME.right - CONTROLS_X - 8, lines=2)
+
+    def _button(self, name: str, rect: pygame.Rect, label: str, action: Callable[[], None], key: str = "",
+                size: int = 28) -> None:
+        """A clickable button, with its key in a gold cap on the left."""
+        pygame.draw.rect(self.canvas, PANEL_HI, rect, border_radius=8)
+        pygame.draw.rect(self.canvas, MUTED, rect, 2, border_radius=8)
+        x = rect.x + 10
+        if key:
+            x = draw.tag(self.canvas, key, size - 4, (x, rect.centery), INK, GOLD, "midleft").right + 10
+        anchor, at = ("midleft", (x, rect.centery)) if key else ("center", rect.center)
+        draw.text(self.canvas, label, size, TEXT, anchor, at, width=rect.right - x - 8)
+        self.controls[name] = (rect, action)
+
+    def _chips(self, cards: list[str], x: int, cy: int, h: int) -> None:
+        w = draw.chip_width(h)
+        for i, card in enumerate(cards):
+            draw.chip(self.canvas, pygame.Rect(x + i * (w + 6), cy - h // 2, w, h), self.screen.faces[card])
+
+
+def run_window(args: Namespace) -> int:
+    """`cardtable run`: open the simulated table's window; resume the journal if it exists."""
+    pygame.display.init()
+    pygame.font.init()
+    if args.fullscreen:
+        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+    else:
+        w, h = pygame.display.get_desktop_sizes()[0]
+        room = pygame.Rect(0, 0, w * 9 // 10, h * 9 // 10)
+        size = SIZE if room.w >= SIZE[0] and room.h >= SIZE[1] else fit(SIZE, room).size
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+    args.journal.parent.mkdir(parents=True, exist_ok=True)
+    journal = Journal(args.journal)
+    window = SimWindow(load_layout(args.layout), journal, args.lang)
+    pygame.display.set_caption(f"{window.t('game_name')} · {window.t('sim_title')}")
+    ticker = pygame.time.Clock()
+    frames = 0
+    try:
+        while window.running and (not args.frames or frames < args.frames):
+            display = pygame.display.get_surface()
+            shown = fit(SIZE, display.get_rect())
+            canvas = window.frame()
+            display.fill(INK)
+            display.blit(canvas if shown.size == SIZE else pygame.transform.smoothscale(canvas, shown.size), shown)
+            pygame.display.flip()
+            for event in pygame.event.get():   # clicks hit the controls of the frame on screen
+                if event.type == pygame.MOUSEBUTTONDOWN:
+                    x, y = event.pos
+                    event = pygame.event.Event(event.type, button=event.button, pos=(
+                        (x - shown.x) * SIZE[0] // shown.w, (y - shown.y) * SIZE[1] // shown.h))
+                window.handle(event)
+            ticker.tick(FPS)
+            frames += 1
+    finally:
+        window.close()
+        journal.close()
+        pygame.display.quit()
+    return 0

@@ -1,0 +1,278 @@
+"""The simulated table's window: whole games played through its keys, clicks and controls, headless."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from table.cli import main
+from table.games.feira_torio import LOTS
+from table.layout import load_layout
+from table.sim.window import PAGE_S, SIZE, SimWindow, fit
+from table.storage.journal import Journal
+
+LIGHT_COLOURS = {"your_turn": (153, 178, 255), "locked": (0, 255, 0), "off": (0, 0, 0)}   # steady looks
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+@pytest.fixture
+def out(tmp_path_factory):
+    return tmp_path_factory.getbasetemp() / "window"
+
+
+class Clock:
+    """A clock the test moves by hand (page timing)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def open_window(layout: str = "sim-6-single", lang: str = "fr", journal: Journal | None = None) -> SimWindow:
+    window = SimWindow(load_layout(layout), journal or Journal(), lang, seed=3, clock=Clock())
+    window.frame()
+    return window
+
+
+def key(window: SimWindow, key: int, scancode: int = 0) -> None:
+    window.handle(pygame.event.Event(pygame.KEYDOWN, key=key, scancode=scancode))
+    window.frame()
+
+
+def click(window: SimWindow, name: str) -> None:
+    window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=window.controls[name][0].center))
+    window.frame()
+
+
+def select(window: SimWindow, seat: int) -> None:
+    key(window, pygame.K_1 + seat - 1, pygame.KSCAN_1 + seat - 1)
+
+
+def state(window: SimWindow):
+    return window.sim.session.state
+
+
+def seat_of(window: SimWindow, player: int) -> int:
+    return window.sim.session.players[player]
+
+
+def check_leds(window: SimWindow) -> None:
+    """Each seat's LED is drawn in its pins' colour, named after its light's state; steady looks are exact."""
+    for seat, (centre, colour, shown) in window.leds.items():
+        assert window.canvas.get_at(centre)[:3] == colour
+        assert shown == window.sim.table.lights[seat].state.value
+        if shown in LIGHT_COLOURS:
+            assert colour == LIGHT_COLOURS[shown], (seat, shown)
+        if shown == "waiting":   # an amber pulse
+            assert colour[2] == 0 and colour[1] <= colour[0]
+
+
+def show_pages(window: SimWindow) -> list[tuple[str, int | None]]:
+    """Every page shown from now on, each after the previous one's time."""
+    shown = [window.page]
+    for _ in window.pages[1:]:
+        window.clock.now += PAGE_S
+        window.frame()
+        shown.append(window.page)
+    return shown
+
+
+def play_round_by_hand(window: SimWindow, out, name: str) -> None:
+    """One round with the manual controls only: lots with D, the First Bid with N and O, bids by key and click."""
+    for _ in range(LOTS):
+        key(window, pygame.K_d)
+    assert state(window).phase == "first"
+    holder = seat_of(window, state(window).first_bid)
+    select(window, holder)
+    assert window.leds[holder][2] == "your_turn"
+    check_leds(window)
+    key(window, pygame.K_n)
+    key(window, pygame.K_n)
+    assert state(window).pointer == 2
+    key(window, pygame.K_o)
+    assert state(window).phase == "bidding" and state(window).first == 2
+    players = window.sim.session.players
+    for i, seat in enumerate(players):
+        select(window, seat)
+        hand = list(window.hand)
+        assert len(hand) == LOTS
+        if i % 2:
+            for _ in range(LOTS):
+                click(window, "card0")
+        else:
+            key(window, pygame.K_RIGHT)
+            key(window, pygame.K_RETURN)            # the second card first
+            for _ in range(LOTS - 1):
+                key(window, pygame.K_RETURN)
+        assert window.hand == []
+        if i == 0:
+            assert window.leds[seat][2] == "locked" and window.leds[players[1]][2] == "waiting"
+            check_leds(window)
+            assert window.page == ("table", None)
+            pygame.image.save(window.canvas, out / f"{name}-bidding.png")
+    assert window.page == ("reveal", 0)
+    assert show_pages(window)[1:] == [("reveal", 1), ("reveal", 2), ("reveal", 3), ("take", None)]
+    window.clock.now -= PAGE_S * 2
+    window.frame()
+    pygame.image.save(window.canvas, out / f"{name}-reveal.png")
+    key(window, pygame.K_c)
+    holdings = window.sim.session.public()["holdings"]
+    assert {seat_of(window, p): h for p, h in enumerate(holdings)} == window.world.hands
+
+
+@pytest.mark.parametrize("layout, lang", [("sim-6-single", "fr"), ("sim-6-slots", "en")])
+def test_a_whole_game_through_the_window(layout, lang, out):
+    out.mkdir(parents=True, exist_ok=True)
+    name = f"{layout}-{lang}"
+    window = open_window(layout, lang)
+    assert window.page == ("lobby", None)
+    for seat in (2, 4, 5):
+        select(window, seat)
+        key(window, pygame.K_j)
+    assert window.sim.session.joined == [2, 4, 5]
+    assert window.leds[4][2] == "locked"
+    check_leds(window)
+    pygame.image.save(window.canvas, out / f"{name}-lobby.png")
+    click(window, "ok4")                                      # seat 4 starts and deals first
+    assert window.page == ("table", None)
+    assert sorted(len(window.world.hands[s]) for s in (2, 4, 5)) == [4, 4, 4]
+    assert len(window.world.pile) == 28 - 12
+    dealer = seat_of(window, state(window).dealer)
+    assert dealer == 4 and window.leds[4][2] == "your_turn"
+    check_leds(window)
+
+    play_round_by_hand(window, out, name)
+    assert state(window).round == 2
+
+    key(window, pygame.K_d)                                   # the operator's own steps and the bots' mix
+    click(window, "auto")
+    assert state(window).phase == "first"
+    for _ in range(200):
+        if window.sim.session.over:
+            break
+        click(window, "auto")
+        if window.world.round_over:
+            assert window.page == ("reveal", 0)
+            key(window, pygame.K_d)                           # cards still lie there: pick them up first
+            assert window.note == "sim_pick_up_first"
+    assert window.sim.session.over
+    assert show_pages(window)[-3:] == [("take", None), ("scores", None), ("winner", None)]
+    winners = {seat_of(window, p) for p in state(window).winners}
+    assert {s for s, (_, _, shown) in window.leds.items() if shown == "winner"} == winners
+    check_leds(window)
+    pygame.image.save(window.canvas, out / f"{name}-winner.png")
+
+    key(window, pygame.K_c)
+    click(window, "staff")                                    # the staff card: back to the lobby
+    assert window.page == ("lobby", None) and window.world.hands == {}
+    key(window, pygame.K_s)                                   # and a new game with the same seats
+    assert window.page == ("table", None) and state(window).hand == 1
+    assert not any(r.card for r in window.sim.readers.values())
+    window.close()
+
+
+def test_refusals_and_impossible_acts_are_shown(out):
+    window = open_window()
+    key(window, pygame.K_d)
+    assert window.note == "sim_pile_empty"
+    select(window, 1)
+    key(window, pygame.K_j)
+    key(window, pygame.K_o)
+    assert window.sim.session.message["key"] == "too_few_players"
+    assert window.leds[1][2] == "refused"
+    check_leds(window)
+    key(window, pygame.K_a)
+    key(window, pygame.K_a)
+    key(window, pygame.K_a)                                   # bots join seats 2 and 3, then seat 1 starts
+    assert window.sim.session.players == (1, 2, 3)
+    key(window, pygame.K_j)
+    assert window.note == "sim_join_in_lobby"
+    select(window, 2)
+    click(window, "card0")                                    # a bid before the lots: refused, back in hand
+    assert window.sim.session.message["key"] == "not_now_bid" and len(window.hand) == LOTS
+    key(window, pygame.K_c)
+    assert window.note == "sim_nothing_to_pick_up"
+    select(window, 6)
+    key(window, pygame.K_RETURN)
+    assert window.note == "sim_no_card"
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(window.canvas, out / "refusals-fr.png")
+    window.close()
+
+
+def test_a_resumed_game_deals_again_only_what_nobody_saw(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    window = open_window(journal=journal)
+    for _ in range(6):
+        window.auto()                                         # 3 seats join, seat 1 starts, lots, First Bid
+    window.select(window.sim.session.players[0])
+    window.place()
+    window.place()
+    assert len(window.hand) == 2
+    window.close()
+    journal.close()
+
+    journal = Journal(path)
+    window = open_window(journal=journal)
+    assert window.note == "sim_resumed_redealt"
+    window.frame()
+    assert state(window).phase == "bidding"
+    hands = window.world.hands
+    assert [len(hands[s]) for s in window.sim.session.players] == [2, 4, 4]
+    laid = {c for row in state(window).bids for c in row if c}
+    held = [c for h in hands.values() for c in h]
+    assert len(set(held) | laid | set(window.world.pile) | set(state(window).lots)) == 28
+    window.auto()
+    window.pick_up()
+    window.auto()
+    window.auto()
+    window.select(2)
+    window.place()
+    window.close()
+    journal.close()
+
+    journal = Journal(path)
+    window = open_window(journal=journal)
+    assert window.note == "sim_resumed"                      # round 2: every hand is known
+    public = window.sim.session.public()["holdings"]
+    assert sorted(window.world.hands[2] + [c for c in state(window).bids[1] if c]) == public[1]
+    while not window.sim.session.over:
+        window.auto()
+    window.close()
+    journal.close()
+
+
+def test_cardtable_run_draws_frames_and_exits(tmp_path):
+    journal = tmp_path / "state" / "journal.sqlite"
+    assert main(["run", "--frames", "3", "--journal", str(journal), "--lang", "en"]) == 0
+    assert journal.exists()
+
+
+def test_cardtable_run_takes_clicks_and_keys(tmp_path):
+    pygame.display.init()
+    shown = fit(SIZE, pygame.Rect((0, 0), pygame.display.get_desktop_sizes()[0]))
+    probe = open_window()
+    x, y = probe.controls["auto"][0].center
+    probe.close()
+    for _ in range(4):                                        # 3 seats join, the first one starts
+        pos = (shown.x + x * shown.w // SIZE[0], shown.y + y * shown.h // SIZE[1])
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, scancode=0))
+    path = tmp_path / "journal.sqlite"
+    assert main(["run", "--fullscreen", "--frames", "100", "--journal", str(path)]) == 0
+    journal = Journal(path)
+    assert [kind for _, kind, _ in journal.entries()] == ["join", "join", "join", "start"]
+    journal.close()
