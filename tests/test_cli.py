@@ -1,0 +1,166 @@
+"""The `cardtable` command, in process: demo, replay of the demo's journal, bench."""
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import json
+import os
+import re
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+import pytest
+
+from table import bench
+from table.cli import main
+from table.sim.feira_torio_players import CannotDo
+
+LINE = re.compile(r"seat (\d): (\d+)(  <- winner)?")
+FRAME = re.compile(r"(\d{3})-hand(\d+)-round(\d)-(reveal[0-3]|take|scores|winner)\.png")
+
+
+def run(capsys, *argv: str) -> str:
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def totals(out: str) -> dict[int, tuple[int, bool]]:
+    """seat -> (total, winner) from the demo's output, which is nothing but one line per seat."""
+    lines = out.splitlines()
+    found = [LINE.fullmatch(line) for line in lines]
+    assert all(found), lines
+    return {int(m[1]): (int(m[2]), bool(m[3])) for m in found}
+
+
+@pytest.fixture(scope="module")
+def demo_fr(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("demo")
+    frames, journal = folder / "frames", folder / "game.sqlite"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["demo", "--players", "3", "--seed", "1", "--frames", str(frames),
+                     "--journal", str(journal)]) == 0
+    return out.getvalue(), frames, journal
+
+
+def test_demo_prints_one_line_per_seat_with_the_winner_marked(demo_fr):
+    out, _, _ = demo_fr
+    result = totals(out)
+    assert sorted(result) == [1, 2, 3]
+    top = max(total for total, _ in result.values())
+    assert top > 50   # the game ends when someone passes 50
+    assert {seat for seat, (_, won) in result.items() if won} == {s for s, (t, _) in result.items() if t == top}
+
+
+def test_demo_writes_a_frame_for_every_reveal_step_and_every_hands_scores(demo_fr):
+    _, frames, _ = demo_fr
+    names = sorted(p.name for p in frames.iterdir())
+    parsed = [FRAME.fullmatch(n) for n in names]
+    assert all(parsed), [n for n, m in zip(names, parsed) if not m]
+    assert [int(m[1]) for m in parsed] == list(range(1, len(names) + 1))   # numbered in order
+    hands = max(int(m[2]) for m in parsed)
+    expected = []
+    for hand, rnd in itertools.product(range(1, hands + 1), range(1, 5)):
+        expected += [(hand, rnd, f"reveal{k}") for k in range(4)] + [(hand, rnd, "take")]
+        if rnd == 4:
+            expected.append((hand, rnd, "scores"))
+    expected.append((hands, 4, "winner"))
+    assert [(int(m[2]), int(m[3]), m[4]) for m in parsed] == expected
+    for name in (names[0], names[-1], next(n for n in names if "scores" in n)):
+        assert pygame.image.load(str(frames / name)).get_size() == (1280, 720)
+
+
+def test_demo_keeps_its_journal_and_replaying_it_gives_the_same_totals(demo_fr, capsys):
+    out, _, journal = demo_fr
+    assert journal.exists()
+    state = json.loads(run(capsys, "replay", str(journal), "--json"))
+    assert state["phase"] == "over"
+    shown = totals(out)
+    assert {int(seat): total for seat, total in state["totals"].items()} == {s: t for s, (t, _) in shown.items()}
+    assert set(state["winners"]) == {s for s, (_, won) in shown.items() if won}
+
+
+def test_demo_in_english_draws_the_same_pages_in_another_language(demo_fr, tmp_path, capsys):
+    out_fr, frames_fr, _ = demo_fr
+    frames = tmp_path / "frames"
+    out = run(capsys, "demo", "--players", "3", "--seed", "1", "--frames", str(frames), "--lang", "en")
+    assert out == out_fr                      # the same game
+    names = sorted(p.name for p in frames.iterdir())
+    assert names == sorted(p.name for p in frames_fr.iterdir())
+    scores = next(n for n in names if "scores" in n)
+    assert (frames / scores).read_bytes() != (frames_fr / scores).read_bytes()
+
+
+def test_demo_on_noisy_readers_plays_the_same_game(demo_fr, capsys):
+    out_fr, _, _ = demo_fr
+    out = run(capsys, "demo", "--players", "3", "--seed", "1", "--noise")
+    assert totals(out) and out == out_fr
+
+
+def test_demo_with_other_seeds_and_player_counts(capsys):
+    for players, seed in ((4, 2), (6, 3)):
+        result = totals(run(capsys, "demo", "--players", str(players), "--seed", str(seed), "--layout", "sim-6-slots"))
+        assert sorted(result) == list(range(1, players + 1))
+        assert any(won for _, won in result.values())
+
+
+def test_demo_refuses_to_overwrite_a_journal_or_seat_too_few_players(tmp_path):
+    journal = tmp_path / "game.sqlite"
+    journal.write_bytes(b"")
+    with pytest.raises(SystemExit, match="exists"):
+        main(["demo", "--journal", str(journal)])
+    with pytest.raises(SystemExit, match="3 to 6 players"):
+        main(["demo", "--players", "2"])
+
+
+@pytest.mark.xfail(strict=True, raises=FileNotFoundError, reason=(
+    "BUG: table/sim/demo.py opens Journal(args.journal) before anything creates its folder; the README's "
+    "`cardtable demo ... --frames out/ --journal out/game.sqlite` fails on a fresh checkout "
+    "(cardtable run does args.journal.parent.mkdir first, demo does not)"))
+def test_demo_journal_in_the_new_frames_folder_as_the_readme_shows(tmp_path, capsys):
+    out = tmp_path / "out"
+    run(capsys, "demo", "--players", "3", "--seed", "1", "--frames", str(out), "--journal", str(out / "game.sqlite"))
+    assert (out / "game.sqlite").exists()
+
+
+ENGINE_KEYS = {"game": str, "actions_per_s": int, "games_per_s": float, "actions_per_game": float,
+               "replay_ms_median": float, "replay_ms_max": float}
+PIPELINE_KEYS = {"games_per_s": float, "light_changes": int, "read_to_light_us_p50": float,
+                 "read_to_light_us_p99": float, "read_to_light_us_max": float}
+
+
+def check_figures(figures: dict, keys: dict) -> None:
+    assert set(figures) == set(keys)
+    for key, kind in keys.items():
+        assert isinstance(figures[key], (int, float) if kind is float else kind), (key, figures[key])
+        if kind is not str:
+            assert figures[key] >= 0
+
+
+def test_bench_engines_prints_json_with_the_documented_figures(capsys):
+    figures = json.loads(run(capsys, "bench", "engines", "--json", "--seconds", "0.2"))
+    check_figures(figures, ENGINE_KEYS)
+    assert figures["game"] == "feira-torio" and figures["actions_per_s"] > 0
+
+
+def test_bench_pipeline_prints_json_with_the_documented_figures(capsys):
+    # --seconds 0: exactly one game (a second game hits the bug in the test below)
+    figures = json.loads(run(capsys, "bench", "pipeline", "--json", "--seconds", "0"))
+    check_figures(figures, PIPELINE_KEYS)
+    assert figures["light_changes"] > 0
+
+
+@pytest.mark.xfail(strict=True, raises=CannotDo, reason=(
+    "BUG: table/bench.py bench_pipeline starts every game after the first with sim.press(SEATS[0], 'ok'), "
+    "behind the back of the new FeiraTorioPlayers' world, which therefore never deals: the dealer's pile is "
+    "empty (CannotDo sim_pile_empty); `cardtable bench pipeline --seconds 0.2` crashes whenever a game takes "
+    "less than 0.2 s. Fix: players.world.press(SEATS[0], 'ok')"))
+def test_bench_pipeline_plays_more_than_one_game(monkeypatch, capsys):
+    clock = itertools.count(0.0, 0.01)   # a clock that lets several games start, whatever the machine's speed
+    monkeypatch.setattr(bench, "perf_counter", lambda: next(clock))
+    figures = json.loads(run(capsys, "bench", "pipeline", "--json", "--seconds", "0.2"))
+    check_figures(figures, PIPELINE_KEYS)
