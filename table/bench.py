@@ -88,11 +88,11 @@ def bench_pipeline(seconds: float) -> dict:
         while perf_counter() - start < seconds or not games:
             players = FeiraTorioPlayers(sim, SEATS, random.Random(games))
             if games:
-                sim.press(SEATS[0], "ok")        # the same seats start another game
+                players.world.press(SEATS[0], "ok")   # the same seats start another game
             else:
                 players.join_and_start()
             players.play()
-            sim.press(SEATS[0], "ok")            # back to the lobby
+            players.world.press(SEATS[0], "ok")       # back to the lobby
             games += 1
         elapsed = perf_counter() - start
     finally:

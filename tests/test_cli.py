@@ -117,10 +117,6 @@ def test_demo_refuses_to_overwrite_a_journal_or_seat_too_few_players(tmp_path):
         main(["demo", "--players", "2"])
 
 
-@pytest.mark.xfail(strict=True, raises=FileNotFoundError, reason=(
-    "BUG: table/sim/demo.py opens Journal(args.journal) before anything creates its folder; the README's "
-    "`cardtable demo ... --frames out/ --journal out/game.sqlite` fails on a fresh checkout "
-    "(cardtable run does args.journal.parent.mkdir first, demo does not)"))
 def test_demo_journal_in_the_new_frames_folder_as_the_readme_shows(tmp_path, capsys):
     out = tmp_path / "out"
     run(capsys, "demo", "--players", "3", "--seed", "1", "--frames", str(out), "--journal", str(out / "game.sqlite"))
@@ -148,17 +144,12 @@ def test_bench_engines_prints_json_with_the_documented_figures(capsys):
 
 
 def test_bench_pipeline_prints_json_with_the_documented_figures(capsys):
-    # --seconds 0: exactly one game (a second game hits the bug in the test below)
+    # --seconds 0: exactly one game
     figures = json.loads(run(capsys, "bench", "pipeline", "--json", "--seconds", "0"))
     check_figures(figures, PIPELINE_KEYS)
     assert figures["light_changes"] > 0
 
 
-@pytest.mark.xfail(strict=True, raises=CannotDo, reason=(
-    "BUG: table/bench.py bench_pipeline starts every game after the first with sim.press(SEATS[0], 'ok'), "
-    "behind the back of the new FeiraTorioPlayers' world, which therefore never deals: the dealer's pile is "
-    "empty (CannotDo sim_pile_empty); `cardtable bench pipeline --seconds 0.2` crashes whenever a game takes "
-    "less than 0.2 s. Fix: players.world.press(SEATS[0], 'ok')"))
 def test_bench_pipeline_plays_more_than_one_game(monkeypatch, capsys):
     clock = itertools.count(0.0, 0.01)   # a clock that lets several games start, whatever the machine's speed
     monkeypatch.setattr(bench, "perf_counter", lambda: next(clock))

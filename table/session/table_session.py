@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from table.assets import deck_data
-from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused, StaffCommand
+from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused, StaffCommand, ViewChanged
 from table.games import GAMES
 from table.games.base import ButtonPress, CardOnPad, Refusal
 from table.layout import Layout
@@ -73,7 +73,7 @@ class TableSession:
         if self.clearing and not self.occupied:
             self.clearing = False
             self.message = None
-            self.bus.publish(Accepted(None, "cleared"))
+            self.bus.publish(ViewChanged())
 
     def on_button(self, event: ButtonDown) -> None:
         seat = event.seat
@@ -82,7 +82,7 @@ class TableSession:
                 return None
             if seat not in self.joined:
                 return self._refuse(seat, "seat_not_joined")
-            return self._start(dealer_seat=seat)
+            return self._start(dealer_seat=seat, by=seat)
         if seat not in self.players:
             return self._refuse(seat, "seat_not_joined")
         if self.over and event.button == "ok":
@@ -98,7 +98,7 @@ class TableSession:
     def _staff(self) -> None:
         """The staff card (or the staff menu): start the game from the lobby, back to the lobby after one."""
         if self.state is None:
-            return self._start(dealer_seat=self.joined[0] if self.joined else None)
+            return self._start(dealer_seat=self.joined[0] if self.joined else None, by=None)
         if self.over:
             return self._accept(None, "lobby", {"seats": list(self.players)})
         self._refuse(None, "game_started")
@@ -112,11 +112,12 @@ class TableSession:
             return self._refuse(seat, "table_full")
         self._accept(seat, "join", {"seat": seat})
 
-    def _start(self, dealer_seat: int | None) -> None:
+    def _start(self, dealer_seat: int | None, by: int | None) -> None:
+        """Start the game with the joined seats; `by` is the seat that asked (None: staff)."""
         if len(self.joined) < self.rules.MIN_PLAYERS:
-            return self._refuse(dealer_seat, "too_few_players", min_players=self.rules.MIN_PLAYERS)
+            return self._refuse(by, "too_few_players", min_players=self.rules.MIN_PLAYERS)
         seats = sorted(self.joined)
-        self._accept(dealer_seat, "start", {"game": self.rules.NAME, "seats": seats, "dealer": seats.index(dealer_seat)})
+        self._accept(by, "start", {"game": self.rules.NAME, "seats": seats, "dealer": seats.index(dealer_seat)})
 
     def _play(self, seat: int | None, action: Any) -> None:
         if action is None:

@@ -21,6 +21,8 @@ def run_demo(args: Namespace) -> int:
         raise SystemExit(f"Feira Torio needs 3 to 6 players and this table has {len(layout.seats)} seats")
     if args.journal and args.journal.exists():
         raise SystemExit(f"{args.journal} exists: a demo writes a new journal")
+    if args.journal:
+        args.journal.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal(args.journal or ":memory:")
     sim = SimulatedTable(layout, journal, noise=NOISY if args.noise else Noise(), seed=args.seed)
     players = FeiraTorioPlayers(sim, list(range(1, args.players + 1)), random.Random(args.seed))

@@ -172,8 +172,8 @@ class FeiraTorioWorld:
         return isinstance(answer, Accepted)
 
     def _heard(self, event: Accepted | Refused) -> None:
-        """The table's first answer to the act under way (a cleared table is no answer)."""
-        if self._answer is None and getattr(event, "what", None) != "cleared":
+        """The table's first answer to the act under way."""
+        if self._answer is None:
             self._answer = event
 
     def _resume(self) -> None:
