@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 
-from table.events import CardPlaced, CardRemoved
 from table.assets import deck_data
 from table.hardware.lights import press, simulated_factories
 from table.hardware.simulated import Noise, VirtualReader
@@ -26,13 +25,14 @@ class SimulatedTable:
         self.readers = {pad: VirtualReader(pad, noise, random.Random(f"{seed}/{pad}")) for pad in layout.pads}
         self.factories = simulated_factories(layout)
         self.table = Table(layout, self.readers.values(), self.factories, self.registry, journal or Journal(), game)
-        self.on_pad: dict[str, str] = {}   # pad -> uid the table has seen settle there
-        self.table.bus.subscribe(CardPlaced, lambda e: self.on_pad.__setitem__(e.pad, e.uid))
-        self.table.bus.subscribe(CardRemoved, lambda e: self.on_pad.pop(e.pad, None))
-
     @property
     def session(self):
         return self.table.session
+
+    @property
+    def on_pad(self) -> dict[str, str]:
+        """Pad -> UID of every card the table has seen settle on a pad."""
+        return self.table.session.occupied
 
     def uid(self, card: str) -> str:
         """The tag UID of a card of this table's game (or 'staff-1' for the staff card)."""
