@@ -17,6 +17,10 @@ class LightState(enum.Enum):
     FAULT = "fault"
 
 
+class ReaderFault(Exception):
+    """A reader did not answer as its chip should (deaf, unplugged, garbled); it may recover after a reset."""
+
+
 @runtime_checkable
 class Reader(Protocol):
     """One reader pad, polled for the card in its field."""
@@ -24,7 +28,10 @@ class Reader(Protocol):
     pad: str
 
     def poll(self) -> str | None:
-        """The UID (hex) of the card in the field, or None when the pad sees no card."""
+        """The UID (upper-case hex) of the card in the field, or None when the pad sees no card.
+
+        Raises ReaderFault when the reader itself does not answer properly.
+        """
         ...
 
 
