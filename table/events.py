@@ -63,6 +63,13 @@ class CardRemoved(Event):
     uid: str
 
 
+@dataclass(frozen=True, slots=True)
+class PadSeenEmpty(Event):
+    """Since start-up, pad `pad` has read no card M times in a row before any card settled on it."""
+
+    pad: str
+
+
 # --- session outcomes (for views)
 
 @dataclass(frozen=True, slots=True)

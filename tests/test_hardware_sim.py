@@ -9,7 +9,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given, strategies as st
 
-from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, RawRead
+from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, RawRead
 from table.hardware import lights as lights_module
 from table.hardware.lights import GpioSeatLight, LOOKS, build_lights_and_buttons, press, simulated_factories
 from table.hardware.poller import ReaderPoller
@@ -134,6 +134,32 @@ def test_placed_exactly_after_k_reads_and_removed_exactly_after_m_misses():
     assert table.feed("seat1", "AA", "AA", None, None) == []
     assert table.feed("seat1", None) == [CardRemoved("seat1", "AA")]
     assert table.feed("seat1", None, None) == []
+
+
+def test_a_pad_first_seen_empty_says_so_once_after_m_reads():
+    bus = EventBus()
+    PresenceTracker(bus, place_after=2, remove_after=3)
+    seen = []
+    bus.subscribe(PadSeenEmpty, seen.append)
+    for uid in (None, None, "AA", None, None, None, None, None):   # a flicker restarts the count
+        bus.publish(RawRead("seat1", uid))
+        bus.dispatch()
+    assert seen == [PadSeenEmpty("seat1")]
+    for uid in ("AA", "AA", None, None, None, None):               # later emptiness is CardRemoved's job
+        bus.publish(RawRead("seat1", uid))
+        bus.dispatch()
+    assert seen == [PadSeenEmpty("seat1")]
+
+
+def test_a_pad_with_a_card_from_the_start_is_never_seen_empty():
+    bus = EventBus()
+    PresenceTracker(bus, place_after=2, remove_after=3)
+    seen = []
+    bus.subscribe(PadSeenEmpty, seen.append)
+    for uid in ("AA",) * 2 + (None,) * 5:
+        bus.publish(RawRead("seat1", uid))
+        bus.dispatch()
+    assert seen == []
 
 
 def test_a_miss_restarts_the_count_to_place():

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from table.events import CardPlaced, CardRemoved, EventBus, RawRead
+from table.events import CardPlaced, CardRemoved, EventBus, PadSeenEmpty, RawRead
 
 
 @dataclass(slots=True)
@@ -15,6 +15,7 @@ class _Pad:
     run: int = 0              # how many reads that run has
     held: str | None = None   # the card placed on the pad
     misses: int = 0           # consecutive reads that did not see `held`
+    known: bool = False       # whether anything was decided about the pad since start-up
 
 
 class PresenceTracker:
@@ -24,8 +25,10 @@ class PresenceTracker:
     removed after `remove_after` consecutive reads that do not see it (no card
     or another UID). A card replacing another is placed once the old one is
     removed and its own latest run of reads (which may have started while the
-    old card was still held) reaches `place_after`. Each event carries the
-    time of the read that decided it.
+    old card was still held) reaches `place_after`. A pad whose first
+    decision since start-up is "empty" (`remove_after` reads of no card) says
+    so once with PadSeenEmpty, so that a restored session learns when every
+    pad is known. Each event carries the time of the read that decided it.
     """
 
     def __init__(self, bus: EventBus, place_after: int = 2, remove_after: int = 3) -> None:
@@ -49,5 +52,8 @@ class PresenceTracker:
                 self.bus.publish(CardRemoved(read.pad, pad.held, at_ns=read.at_ns))
                 pad.held = None
         if pad.held is None and pad.seen is not None and pad.run >= self.place_after:
-            pad.held, pad.misses = pad.seen, 0
+            pad.held, pad.misses, pad.known = pad.seen, 0, True
             self.bus.publish(CardPlaced(read.pad, pad.held, at_ns=read.at_ns))
+        elif not pad.known and pad.seen is None and pad.run >= self.remove_after:
+            pad.known = True
+            self.bus.publish(PadSeenEmpty(read.pad, at_ns=read.at_ns))

@@ -11,7 +11,8 @@ import logging
 from typing import Any
 
 from table.assets import deck_data
-from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused, StaffCommand, ViewChanged
+from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused, StaffCommand,
+                          ViewChanged)
 from table.games import GAMES
 from table.games.base import ButtonPress, CardOnPad, Refusal
 from table.layout import Layout
@@ -39,9 +40,13 @@ class TableSession:
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
         for _, kind, data in journal.entries():
             self._do(kind, data)
-        self.clearing = False   # after a reveal, until every pad is empty (not known after a restart)
+        # After a reveal, until every pad is empty. Restored there, last round's cards may still lie on
+        # pads that have not reported yet: every pad stays unsure until presence reports on it.
+        self.clearing = self._must_clear()
+        self.unsure: set[str] = set(layout.pads) if self.clearing else set()
         bus.subscribe(CardPlaced, self.on_card)
         bus.subscribe(CardRemoved, self.on_card_removed)
+        bus.subscribe(PadSeenEmpty, self.on_pad_seen_empty)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(StaffCommand, self.on_staff_command)
 
@@ -49,6 +54,7 @@ class TableSession:
 
     def on_card(self, event: CardPlaced) -> None:
         self.occupied[event.pad] = event.uid
+        self.unsure.discard(event.pad)
         if self.clearing:
             # Last round's cards are still on the pads: a card read now may be one of them.
             self.message = {"key": "clear_table", "params": {}, "seat": None}
@@ -70,10 +76,11 @@ class TableSession:
 
     def on_card_removed(self, event: CardRemoved) -> None:
         self.occupied.pop(event.pad, None)
-        if self.clearing and not self.occupied:
-            self.clearing = False
-            self.message = None
-            self.bus.publish(ViewChanged())
+        self._end_clearing_if_clear()
+
+    def on_pad_seen_empty(self, event: PadSeenEmpty) -> None:
+        self.unsure.discard(event.pad)
+        self._end_clearing_if_clear()
 
     def on_button(self, event: ButtonDown) -> None:
         seat = event.seat
@@ -158,6 +165,12 @@ class TableSession:
             self.joined, self.players, self.state = list(data["seats"]), (), None
         else:
             raise ValueError(f"unknown journal entry kind {kind!r}")
+
+    def _end_clearing_if_clear(self) -> None:
+        if self.clearing and not self.occupied and not self.unsure:
+            self.clearing = False
+            self.message = None
+            self.bus.publish(ViewChanged())
 
     def _must_clear(self) -> bool:
         return self.state is not None and self.rules.clear_table_first(self.state)
