@@ -45,6 +45,28 @@ class StaffCommand(Event):
     command: str
 
 
+@dataclass(frozen=True, slots=True)
+class ReaderFailed(Event):
+    """Reader `pad` stopped answering properly (`reason`); the health loop resets it."""
+
+    pad: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderDead(Event):
+    """Reader `pad` did not come back after every reset allowed; it is still retried, rarely."""
+
+    pad: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderRecovered(Event):
+    """Reader `pad`, reported failed or dead, answers again."""
+
+    pad: str
+
+
 # --- presence (from raw reads, after debounce)
 
 @dataclass(frozen=True, slots=True)

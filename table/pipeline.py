@@ -15,6 +15,7 @@ from table.hardware.poller import ReaderPoller
 from table.hardware.ports import Reader
 from table.hardware.presence import PresenceTracker
 from table.layout import Layout
+from table.session.faults import ReaderFaults
 from table.session.lights import SeatLightsView, seat_lights
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
@@ -33,7 +34,8 @@ class Table:
         self.presence = PresenceTracker(self.bus, place_after, remove_after)
         self.session = TableSession(layout, registry, journal, self.bus, game)
         self.lights, self.buttons = build_lights_and_buttons(layout, self.bus, dict(factories))
-        self.light_view = SeatLightsView(self.session, self.lights, self.bus)
+        self.faults = ReaderFaults(layout, self.bus)
+        self.light_view = SeatLightsView(self.session, self.faults, self.lights, self.bus)
 
     def step(self) -> None:
         """Poll every reader once and deliver what follows (the headless, clockless loop)."""
@@ -41,9 +43,10 @@ class Table:
         self.bus.dispatch()
 
     def table_view(self) -> dict:
-        """The screen's input: the session's table view plus the seat lights."""
+        """The screen's input: the session's table view plus the seat lights and the faulty readers."""
         view = self.session.table_view()
-        view["lights"] = {seat: state.value for seat, state in seat_lights(self.session).items()}
+        view["lights"] = {seat: state.value for seat, state in seat_lights(self.session, self.faults).items()}
+        view["faults"] = self.faults.view()
         return view
 
     def close(self) -> None:

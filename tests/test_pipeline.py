@@ -14,11 +14,12 @@ import pytest
 
 from table.events import Accepted, CardPlaced, CardRemoved, Refused
 from table.hardware import lights as lights_module
-from table.hardware.lights import LOOKS, Pattern
+from table.hardware.looks import LOOKS, Pattern
 from table.hardware.ports import LightState
 from table.hardware.simulated import Noise
 from table.layout import load_layout
 from table.screen import Screen
+from table.screen import draw as draw_module
 from table.sim.demo import NOISY
 from table.sim.feira_torio_players import FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
@@ -236,3 +237,36 @@ def test_a_game_on_noisy_readers_ends_as_the_same_game_on_clean_readers(layout):
     assert wrong == []
     # (`lost`: with flap=0.2, a card lying on a slot pad is often reported removed while still there,
     # then placed again; the session treats the re-read as no act, which the equal journals show)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_dead_reader_shows_on_its_seat_light_and_on_screen_and_recovers_without_phantom_cards(tmp_path, lang):
+    sim = SimulatedTable(load_layout(SINGLE), seed=6)
+    cards: list = []
+    sim.table.bus.subscribe(CardPlaced, cards.append)
+    sim.table.bus.subscribe(CardRemoved, cards.append)
+    screen = Screen(lang)
+    try:
+        for seat in (1, 3):
+            sim.tap(f"seat{seat}", "TA01")
+        sim.put("seat2", "VA04")                                 # seat 2 joins and leaves its card there
+        assert light(sim, 2) == LightState.LOCKED
+        cards.clear()
+        sim.readers["seat2"].broken = True
+        sim._until(lambda: sim.table.faults.pads.get("seat2") == "dead", "seat 2's reader dead")
+        assert light(sim, 2) == LightState.FAULT and pins(sim, 2) == pytest.approx(LOOKS[LightState.FAULT].colour)
+        assert [light(sim, s) for s in (1, 3)] == [LightState.LOCKED] * 2
+        view = sim.table.table_view()
+        assert view["faults"] == [{"pad": "seat2", "seat": 2, "dead": True}] and view["lights"][2] == "fault"
+        frame = screen.render(view, "lobby")
+        pygame.image.save(frame, tmp_path / f"dead-reader-{lang}.png")
+        assert frame.get_at((640, 20))[:3] == draw_module.FAULT   # the banner across the title bar
+        sim.readers["seat2"].broken = False
+        sim._until(lambda: not sim.table.faults.pads, "seat 2's reader back")
+        assert light(sim, 2) == LightState.LOCKED and sim.table.table_view()["faults"] == []
+        assert screen.render(sim.table.table_view(), "lobby").get_at((640, 20))[:3] != draw_module.FAULT
+        for _ in range(20):
+            sim.table.step()
+        assert cards == [] and sim.on_pad["seat2"] == sim.uid("VA04")   # no phantom removal or second placing
+    finally:
+        sim.close()

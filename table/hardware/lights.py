@@ -5,53 +5,18 @@ On the Pi the factory is lgpio's; a simulated table gives each board its own
 """
 from __future__ import annotations
 
-import enum
 import threading
 from collections.abc import Callable
-from typing import NamedTuple
 
 from gpiozero import Button, RGBLED
 from gpiozero.pins import Factory as PinFactory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from table.events import ButtonDown, EventBus
+from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern
 from table.hardware.ports import LightState
 from table.layout import Layout
 
-Colour = tuple[float, float, float]
-
-
-class Pattern(enum.Enum):
-    """How a light shows its colour."""
-
-    STEADY = "steady"
-    PULSE = "pulse"   # fades between colour and other, forever
-    BLINK = "blink"   # alternates colour and other, forever
-    FLASH = "flash"   # a few quick blinks of colour, then the previous steady look again
-
-
-class Look(NamedTuple):
-    """The pattern and colours of a light state."""
-
-    pattern: Pattern
-    colour: Colour
-    other: Colour = (0.0, 0.0, 0.0)
-
-
-LOOKS: dict[LightState, Look] = {
-    LightState.OFF: Look(Pattern.STEADY, (0.0, 0.0, 0.0)),
-    LightState.YOUR_TURN: Look(Pattern.STEADY, (0.6, 0.7, 1.0)),         # blue-white
-    LightState.WAITING: Look(Pattern.PULSE, (1.0, 0.5, 0.0)),            # amber
-    LightState.LOCKED: Look(Pattern.STEADY, (0.0, 1.0, 0.0)),            # green
-    LightState.REFUSED: Look(Pattern.FLASH, (1.0, 0.0, 0.0)),            # red
-    LightState.WINNER: Look(Pattern.BLINK, (1.0, 0.8, 0.0), (0.5, 1.0, 0.0)),  # gold / green-gold
-    LightState.FAULT: Look(Pattern.STEADY, (1.0, 0.0, 0.0)),             # red
-}
-
-PULSE_S = 1.0        # fade in, and again fade out
-BLINK_S = 0.3        # on, and again off
-FLASH_S = 0.1        # on, and again off, per flash
-FLASHES = 3
 BOUNCE_S = 0.05      # button debounce on real pins (mock pins ignore it)
 
 

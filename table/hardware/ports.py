@@ -34,6 +34,10 @@ class Reader(Protocol):
         """
         ...
 
+    def reset(self) -> bool:
+        """Try to bring a failed reader back (soft reset, then hard reset); whether it answers again."""
+        ...
+
 
 @runtime_checkable
 class SeatLight(Protocol):

@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from table.hardware.ports import ReaderFault
+
 
 @dataclass(frozen=True, slots=True)
 class Noise:
@@ -27,7 +29,8 @@ class Noise:
 class VirtualReader:
     """A reader pad without hardware: `place` and `lift` a card, `poll` sees it through `noise`.
 
-    Deterministic given `rng` (by default seeded with the pad name).
+    Deterministic given `rng` (by default seeded with the pad name). A `broken`
+    reader fails every poll and every reset, like an unplugged one.
     """
 
     def __init__(self, pad: str, noise: Noise = Noise(), rng: random.Random | None = None) -> None:
@@ -37,6 +40,7 @@ class VirtualReader:
         self._card: str | None = None
         self._hidden = False   # the card is in an unseen run of the edge of the field
         self._last: str | None = None
+        self.broken = False
 
     @property
     def card(self) -> str | None:
@@ -54,6 +58,8 @@ class VirtualReader:
 
     def poll(self) -> str | None:
         """The UID of the card in the field as this poll sees it, or None."""
+        if self.broken:
+            raise ReaderFault(f"simulated reader {self.pad} is broken")
         if self._chance(self.noise.repeat) and self._last == self._card:
             return self._last
         if self._chance(self.noise.flap):
@@ -61,6 +67,9 @@ class VirtualReader:
         seen = self._card is not None and not self._hidden and not self._chance(self.noise.miss)
         self._last = self._card if seen else None
         return self._last
+
+    def reset(self) -> bool:
+        return not self.broken
 
     def _chance(self, probability: float) -> bool:
         return probability > 0 and self._rng.random() < probability

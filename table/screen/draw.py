@@ -12,6 +12,9 @@ from functools import cache
 
 import pygame
 
+from table.hardware.looks import LOOKS, rgb255
+from table.hardware.ports import LightState
+
 SIZE = (1280, 720)
 
 BG = (18, 21, 30)
@@ -26,10 +29,9 @@ GOLD = (255, 205, 50)
 RED = (200, 30, 45)
 GREEN = (70, 200, 110)
 
-LIGHTS = {
-    "off": (95, 100, 115), "your_turn": (250, 250, 250), "waiting": (70, 150, 255),
-    "locked": GREEN, "refused": (235, 60, 60), "winner": GOLD, "fault": (240, 130, 30),
-}
+# Seat badges in the colours of the seat lights; an unlit light shows grey.
+LIGHTS = {state.value: rgb255(look.colour) for state, look in LOOKS.items()} | {"off": (95, 100, 115)}
+FAULT = rgb255(LOOKS[LightState.FAULT].colour)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import pygame
 
 from table.assets import deck_data
 from table.screen import draw
-from table.screen.draw import BG, GOLD, GREEN, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT, Face
+from table.screen.draw import BG, FAULT, GOLD, GREEN, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT, Face
 from table.screen.i18n import Translator
 
 GAME = "feira-torio"
@@ -96,7 +96,9 @@ class Screen:
         else:
             {"table": self._table, "take": self._take, "scores": self._scores, "winner": self._winner}[page](surf, table)
         if table.get("message"):
-            self._banner(surf, table)
+            self._banner(surf, self._message(table), RED)
+        elif table.get("faults"):
+            self._banner(surf, self._fault(table["faults"]), FAULT)
         return surf
 
     # ------------------------------------------------------------ shared parts
@@ -146,20 +148,31 @@ class Screen:
             draw.badge(surf, (row.x + 54, row.centery), min(34, row.h // 2 - 4), seat, self._light(table, seat))
             yield p, row
 
-    def _banner(self, surf: pygame.Surface, table: dict) -> None:
+    def _message(self, table: dict) -> str:
+        """The latest refusal, in words."""
         message = dict(table["message"])
         params = dict(message.get("params") or {})
         if "card" in params:
             params["card"] = self.card_name(params["card"])
         message["params"] = params
-        s = self.t.message(message, min_players=table.get("min_players"), max_players=table.get("max_players"),
-                           players=len(table.get("joined") or ()))
+        return self.t.message(message, min_players=table.get("min_players"), max_players=table.get("max_players"),
+                              players=len(table.get("joined") or ()))
+
+    def _fault(self, faults: list[dict]) -> str:
+        """The first faulty reader, in words, with how many more there are."""
+        first = faults[0]
+        where = self.t("reader_of_centre") if first["seat"] is None else self.t("reader_of_seat", seat=first["seat"])
+        text = self.t("reader_dead" if first["dead"] else "reader_failing", where=where)
+        return text if len(faults) == 1 else f"{text} {self.t('more_faults', n=len(faults) - 1)}"
+
+    def _banner(self, surf: pygame.Surface, text: str, colour) -> None:
+        """A warning across the title bar."""
         rect = pygame.Rect(0, 0, SIZE[0], HEADER + 10)
-        pygame.draw.rect(surf, RED, rect)
+        pygame.draw.rect(surf, colour, rect)
         pygame.draw.rect(surf, TEXT, rect, 4)
         draw.shape(surf, "triangle", GOLD, (52, rect.centery + 4), 30)
         draw.text(surf, "!", 44, INK, "center", (52, rect.centery + 10))
-        draw.text(surf, s, 42, TEXT, "midleft", (100, rect.centery), width=SIZE[0] - 124, lines=2)
+        draw.text(surf, text, 42, TEXT, "midleft", (100, rect.centery), width=SIZE[0] - 124, lines=2)
 
     # ------------------------------------------------------------ lobby
 

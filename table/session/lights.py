@@ -3,13 +3,20 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from table.events import Accepted, EventBus, Refused
+from table.events import Accepted, EventBus, ReaderDead, ReaderFailed, ReaderRecovered, Refused
 from table.hardware.ports import LightState, SeatLight
+from table.session.faults import ReaderFaults
 from table.session.table_session import TableSession
 
 
-def seat_lights(session: TableSession) -> dict[int, LightState]:
-    """The steady light of every seat, from what the game needs next."""
+def seat_lights(session: TableSession, faults: ReaderFaults | None = None) -> dict[int, LightState]:
+    """The steady light of every seat: FAULT where a reader of the seat is faulty, else what the game needs."""
+    states = _game_lights(session)
+    states.update({seat: LightState.FAULT for seat in (faults.seats() if faults else ())})
+    return states
+
+
+def _game_lights(session: TableSession) -> dict[int, LightState]:
     states = {seat.number: LightState.OFF for seat in session.layout.seats}
     if session.state is None:
         states.update({seat: LightState.LOCKED for seat in session.joined})
@@ -29,18 +36,22 @@ def seat_lights(session: TableSession) -> dict[int, LightState]:
 
 
 class SeatLightsView:
-    """Keeps the seat lights in step with the session: steady states on change, a red blink on refusal."""
+    """Keeps the seat lights in step with the session and the readers' health: steady states on change,
+    a red blink on refusal."""
 
-    def __init__(self, session: TableSession, lights: Mapping[int, SeatLight], bus: EventBus) -> None:
+    def __init__(self, session: TableSession, faults: ReaderFaults, lights: Mapping[int, SeatLight],
+                 bus: EventBus) -> None:
         self.session = session
+        self.faults = faults
         self.lights = lights
         self.shown: dict[int, LightState] = {}
-        bus.subscribe(Accepted, self.refresh)
+        for event in (Accepted, ReaderFailed, ReaderDead, ReaderRecovered):
+            bus.subscribe(event, self.refresh)
         bus.subscribe(Refused, self.blink)
         self.refresh()
 
-    def refresh(self, _event: Accepted | None = None) -> None:
-        for seat, state in seat_lights(self.session).items():
+    def refresh(self, _event: object = None) -> None:
+        for seat, state in seat_lights(self.session, self.faults).items():
             if self.shown.get(seat) != state:
                 self.shown[seat] = state
                 self.lights[seat].show(state)
