@@ -13,7 +13,7 @@ import pygame
 
 from table.enrol.enrolment import Enrolment
 from table.screen import draw
-from table.screen.draw import BG, CARD, GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.draw import BACK, BG, CARD, GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
 from table.screen.i18n import Translator
 from table.screen.render import Screen
 from table.storage.registry import Tag
@@ -91,12 +91,12 @@ class EnrolScreen:
             draw.frame(surf, PICTURE.inflate(16, 16), GOLD, 6)
 
     def _staff_card(self, surf: pygame.Surface, rect: pygame.Rect, tag: Tag) -> None:
-        """A staff card: a dark band saying so, and its number in a gold disc."""
+        """A staff card: a blue band saying so, and its number in a gold disc."""
         radius = rect.w // 12
         pygame.draw.rect(surf, CARD, rect, border_radius=radius)
         band = pygame.Rect(rect.x, rect.y, rect.w, rect.h * 0.2)
-        pygame.draw.rect(surf, INK, band, border_top_left_radius=radius, border_top_right_radius=radius)
-        draw.text(surf, self.t("enrol_staff_band"), round(rect.h * 0.1), GOLD, "center", band.center, width=rect.w - 16)
+        pygame.draw.rect(surf, BACK, band, border_top_left_radius=radius, border_top_right_radius=radius)
+        draw.text(surf, self.t("enrol_staff_band"), round(rect.h * 0.12), TEXT, "center", band.center, width=rect.w - 16)
         number = tag.card.removeprefix("staff-")
         draw.badge(surf, (rect.centerx, rect.y + rect.h * 0.58), round(rect.w * 0.3), number, GOLD)
         pygame.draw.rect(surf, INK, rect, max(2, rect.w // 40), border_radius=radius)
