@@ -13,6 +13,7 @@ import pytest
 from table.cli import main
 from table.enrol import BlankTags, Enrolment, Station
 from table.enrol.window import EnrolWindow
+from table.hardware.simulated import VirtualReader
 from table.screen import draw
 from table.screen.draw import GREEN, PANEL, RED, SIZE
 from table.screen.enrol import RESULT, EnrolScreen
@@ -226,7 +227,7 @@ def test_the_window_tags_refuses_and_retags_with_keys_and_clicks(display, out, t
 
 
 def test_a_station_on_real_readers_has_no_simulated_strip(display):
-    reader = BlankTags(TagRegistry()).reader             # any Reader port; the window cannot place tags on it
+    reader = VirtualReader("station")                    # any Reader port: the window cannot place tags on it
     window = EnrolWindow(Station(Enrolment(TagRegistry(), DECK), [reader]), "en")
     window.frame()
     assert window.canvas.get_size() == SIZE
@@ -298,6 +299,7 @@ def test_cardtable_enrol_exports_and_imports_csv(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
+    (["--export", "out.csv"], "there is no registry at"),
     (["--deck", "no-such-deck"], "there is no deck 'no-such-deck'"),
     (["--deck", DECK, "--retag", "TA01"], "TA01 has no tag yet"),
     (["--deck", DECK, "--retag", "XX01"], "'XX01' is not a card of feira-torio"),

@@ -17,6 +17,9 @@ def run_enrol(args: Namespace, readers: Sequence[Reader] | None = None) -> int:
     `args`: registry (path), deck, staff, retag, lang, frames, fullscreen,
     export and import_ (CSV paths or None).
     """
+    if args.export and not args.registry.exists():
+        print(f"cardtable enrol: there is no registry at {args.registry}", file=sys.stderr)
+        return 2
     args.registry.parent.mkdir(parents=True, exist_ok=True)
     registry = TagRegistry(args.registry)
     try:

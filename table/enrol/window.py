@@ -16,6 +16,7 @@ from table.events import CardRemoved
 from table.screen import draw
 from table.screen.draw import BG, GOLD, MUTED, PANEL, SIZE, TEXT
 from table.screen.enrol import EnrolScreen
+from table.sim.window import fit
 
 STRIP = 110     # height of the simulated reader's strip under the screen
 FPS = 30
@@ -90,7 +91,6 @@ class EnrolWindow:
 
 def show(window: EnrolWindow, frames: int = 0, fullscreen: bool = False) -> None:
     """Open the display and run the station: each frame polls the readers once, draws, then handles input."""
-    from table.sim.window import fit
     pygame.display.init()
     size = window.canvas.get_size()
     if fullscreen:
