@@ -5,6 +5,8 @@ import sqlite3
 from contextlib import closing
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from table.enrol import BlankTags, Enrolment, Station
 from table.events import CardPlaced, CardRemoved
@@ -245,3 +247,39 @@ def test_blank_tags_are_new_to_the_registry_and_can_come_back(path):
     assert blanks.reader.card == first and enrolment.last.key == "enrol_tag_taken"
     blanks.lift()
     assert blanks.reader.card is None and blanks.new() == uid(4)
+
+
+ACTS = st.one_of(st.tuples(st.just("place"), st.integers(1, 50)), st.tuples(st.just("retag_mode"), st.none()),
+                 st.tuples(st.just("next"), st.none()), st.tuples(st.just("back"), st.none()),
+                 st.tuples(st.just("pick"), st.integers(0, 41)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ACTS, max_size=120))
+def test_any_sequence_keeps_one_tag_per_card_and_refusals_change_nothing(acts):
+    registry = TagRegistry()
+    enrolment = Enrolment(registry, DECK, staff=2)
+    retired: set[str] = set()
+    for act, arg in acts:
+        if act == "place":
+            before = (dict(registry.cards(DECK)), enrolment.done, enrolment.cursor, enrolment.retagging)
+            target, old = enrolment.target, enrolment.uid_of(enrolment.target)
+            outcome = enrolment.place(uid(arg))
+            if outcome.accepted:
+                assert outcome.tag == target and registry.uid_of(target) == uid(arg)
+                assert uid(arg) not in retired and (old is None) == (outcome.key == "enrol_accepted")
+                if old:
+                    retired.add(old)
+                    assert registry.retired(old) == target and registry.lookup(old) is None
+            else:
+                assert before == (registry.cards(DECK), enrolment.done, enrolment.cursor, enrolment.retagging)
+        elif act == "retag_mode":
+            enrolment.toggle_retag()
+        elif act == "pick":
+            enrolment.pick(arg)
+        else:
+            getattr(enrolment, act)()
+    live = [registry.uid_of(t) for t in enrolment.targets if registry.uid_of(t)]
+    assert len(live) == len(set(live)) == enrolment.done
+    assert not retired & set(live)
+    assert all(registry.lookup(u) is None for u in retired)
