@@ -1,4 +1,4 @@
-"""The `cardtable` command: run the table, play a demo, replay a journal, benchmark."""
+"""The `cardtable` command: run the table, play a demo, tag a deck, replay a journal, benchmark."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_JOURNAL = Path(os.environ.get("CARDTABLE_STATE", Path.home() / ".local/state/cardtable")) / "journal.sqlite"
+DEFAULT_REGISTRY = DEFAULT_JOURNAL.parent / "registry.sqlite"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +36,20 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("journal", type=Path)
     replay.add_argument("--json", action="store_true", help="print one JSON object")
 
+    enrol = commands.add_parser("enrol", help="tag a deck the first time (or staff cards), re-tag a lost card, "
+                                "export or import the tag registry")
+    enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. feira-torio)")
+    enrol.add_argument("--staff", type=int, default=0, metavar="N", help="also tag staff cards 1 to N")
+    enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card (its old tag is retired)")
+    enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")
+    enrol.add_argument("--lang", choices=("fr", "en"), default="fr")
+    enrol.add_argument("--fullscreen", action="store_true")
+    enrol.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
+    csv = enrol.add_mutually_exclusive_group()
+    csv.add_argument("--export", type=Path, metavar="CSV", help="write the registry to this CSV file and stop")
+    csv.add_argument("--import", dest="import_", type=Path, metavar="CSV",
+                     help="add the rows of this CSV file to the registry (all or nothing) and stop")
+
     bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
     bench.add_argument("what", choices=("engines", "pipeline"))
     bench.add_argument("--json", action="store_true")
@@ -47,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo":
         from table.sim.demo import run_demo
         return run_demo(args)
+    if args.command == "enrol":
+        from table.enrol.command import run_enrol
+        if not (args.deck or args.staff or args.export or args.import_):
+            parser.error("enrol needs --deck DECK (and/or --staff N), --export CSV or --import CSV")
+        return run_enrol(args)
     if args.command == "replay":
         from table.session.replay import replay_journal
         if not args.journal.exists():

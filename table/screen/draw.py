@@ -220,3 +220,14 @@ def arrow(surf: pygame.Surface, start, end, colour=GOLD, width: int = 14) -> Non
     pygame.draw.line(surf, colour, start, (bx, by), width)
     pygame.draw.polygon(surf, colour, [(x1, y1), (bx - uy * head * 0.7, by + ux * head * 0.7),
                                        (bx + uy * head * 0.7, by - ux * head * 0.7)])
+
+
+def button(surf: pygame.Surface, rect: pygame.Rect, label: str, key: str = "", size: int = 28) -> None:
+    """A clickable button, with its key in a gold cap on the left (centred label without a key)."""
+    pygame.draw.rect(surf, PANEL_HI, rect, border_radius=8)
+    pygame.draw.rect(surf, MUTED, rect, 2, border_radius=8)
+    x = rect.x + 10
+    if key:
+        x = tag(surf, key, size - 4, (x, rect.centery), INK, GOLD, "midleft").right + 10
+    anchor, at = ("midleft", (x, rect.centery)) if key else ("center", rect.center)
+    text(surf, label, size, TEXT, anchor, at, width=rect.right - x - 8)

@@ -58,10 +58,10 @@ def formula(score: dict) -> str:
 class Screen:
     """The score screen of one table, in one language."""
 
-    def __init__(self, lang: str = "fr"):
+    def __init__(self, lang: str = "fr", game: str = GAME):
         pygame.font.init()
         self.t = Translator(lang)
-        data = deck_data(GAME)
+        data = deck_data(game)
         looks = {name: (c[self.t.lang], tuple(pygame.Color(c["colour"]))[:3], c["shape"])
                  for name, c in data["categories"].items()}
         self.faces = {row["id"]: Face(*looks[row["category"]], row["fingers"], row["stars"]) for row in data["cards"]}

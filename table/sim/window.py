@@ -271,13 +271,7 @@ class SimWindow:
     def _button(self, name: str, rect: pygame.Rect, label: str, action: Callable[[], None], key: str = "",
                 size: int = 28) -> None:
         """A clickable button, with its key in a gold cap on the left."""
-        pygame.draw.rect(self.canvas, PANEL_HI, rect, border_radius=8)
-        pygame.draw.rect(self.canvas, MUTED, rect, 2, border_radius=8)
-        x = rect.x + 10
-        if key:
-            x = draw.tag(self.canvas, key, size - 4, (x, rect.centery), INK, GOLD, "midleft").right + 10
-        anchor, at = ("midleft", (x, rect.centery)) if key else ("center", rect.center)
-        draw.text(self.canvas, label, size, TEXT, anchor, at, width=rect.right - x - 8)
+        draw.button(self.canvas, rect, label, key, size)
         self.controls[name] = (rect, action)
 
     def _chips(self, cards: list[str], x: int, cy: int, h: int) -> None:

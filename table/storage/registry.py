@@ -1,14 +1,21 @@
 """The tag registry: which physical tag (UID) is which card, or a staff card.
 
-A UID not in the registry is unknown and refused. The registry is a small
-SQLite table, read once into memory: lookups happen on every placed card.
+A UID not in the registry is unknown and refused. A retired UID (the tag of
+a lost card that was given a new tag) stays recorded as retired, so that the
+lost tag, if it turns up again, is refused instead of silently becoming the
+card again. The registry is a small SQLite database, read once into memory:
+lookups happen on every placed card. Every change is one transaction.
 """
 from __future__ import annotations
 
+import csv
 import hashlib
-from dataclasses import dataclass
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from table.assets import ASSETS, deck_data
 from table.storage import connect
 
 SCHEMA = """
@@ -16,45 +23,271 @@ CREATE TABLE IF NOT EXISTS tags (
     uid  TEXT PRIMARY KEY,              -- the tag's UID, upper-case hex (4, 7 or 10 bytes)
     kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
     deck TEXT,                          -- for kind 'card': the deck (game) name
-    card TEXT,                          -- for kind 'card': the card id in that deck
+    card TEXT,                          -- for kind 'card': the card id in that deck; for 'staff': its name
     UNIQUE (deck, card)
 );
+CREATE TABLE IF NOT EXISTS retired (
+    uid  TEXT PRIMARY KEY,              -- a tag taken out of use for good
+    kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
+    deck TEXT,                          -- what the tag was
+    card TEXT,
+    at   TEXT NOT NULL DEFAULT (datetime('now'))
+);
 """
+CSV_COLUMNS = ["uid", "kind", "deck", "card"]
+UID = re.compile(r"[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}")   # 4, 7 or 10 bytes
+DECK_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 @dataclass(frozen=True, slots=True)
 class Tag:
-    """What a UID stands for: a card of a deck, or a staff card."""
+    """What a UID stands for: a card of a deck, or a staff card (`card` is then its name, e.g. staff-1)."""
 
     kind: str
     deck: str | None = None
     card: str | None = None
 
 
+def staff_tag(number: int) -> Tag:
+    """Staff card number `number` (1, 2, ...)."""
+    return Tag("staff", None, f"staff-{number}")
+
+
+def deck_cards(deck: str) -> tuple[str, ...] | None:
+    """The card ids of a deck in the deck file's order, or None when there is no such deck."""
+    if not DECK_NAME.fullmatch(deck) or not (ASSETS / "decks" / f"{deck}.toml").is_file():
+        return None
+    return tuple(card["id"] for card in deck_data(deck)["cards"])
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did: nothing at all when there are errors, else `added` new rows."""
+
+    added: int = 0
+    unchanged: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        if self.errors:
+            return "\n".join([f"nothing imported, {len(self.errors)} error(s):", *self.errors])
+        return f"imported: {self.added} added, {self.unchanged} already there"
+
+
 class TagRegistry:
-    """UID -> Tag, stored in SQLite."""
+    """UID -> Tag, and the retired UIDs, stored in SQLite."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         self._db = connect(path)
         self._db.executescript(SCHEMA)
         self._tags = {uid: Tag(kind, deck, card) for uid, kind, deck, card in self._db.execute("SELECT * FROM tags")}
+        self._uids = {tag: uid for uid, tag in self._tags.items()}
+        self._retired = {uid: Tag(kind, deck, card)
+                         for uid, kind, deck, card in self._db.execute("SELECT uid, kind, deck, card FROM retired")}
 
     def lookup(self, uid: str) -> Tag | None:
+        """What a live tag is (None for an unknown or retired UID)."""
         return self._tags.get(uid.upper())
 
-    def enrol(self, uid: str, tag: Tag) -> None:
-        """Record a tag; a UID or a deck card already enrolled raises ValueError."""
-        uid = uid.upper()
-        if uid in self._tags:
-            raise ValueError(f"tag {uid} is already enrolled as {self._tags[uid]}")
-        try:
-            self._db.execute("INSERT INTO tags VALUES (?, ?, ?, ?)", (uid, tag.kind, tag.deck, tag.card))
-        except Exception as error:
-            raise ValueError(f"card {tag.deck}/{tag.card} already has a tag") from error
-        self._tags[uid] = tag
+    def retired(self, uid: str) -> Tag | None:
+        """What a retired tag used to be (None when the UID was never retired)."""
+        return self._retired.get(uid.upper())
 
     def uid_of(self, tag: Tag) -> str | None:
-        return next((uid for uid, t in self._tags.items() if t == tag), None)
+        return self._uids.get(tag)
+
+    def cards(self, deck: str) -> dict[str, str]:
+        """Card id -> UID of every enrolled card of a deck."""
+        return {tag.card: uid for tag, uid in self._uids.items() if tag.kind == "card" and tag.deck == deck}
+
+    def enrol(self, uid: str, tag: Tag) -> None:
+        """Record a new tag; a UID already enrolled or retired, or a card that has a tag, raises ValueError."""
+        uid = uid.upper()
+        self._check_new(uid, tag)
+        with self._transaction():
+            self._insert(uid, tag)
+        self._bind(uid, tag)
+
+    def retire(self, uid: str) -> Tag:
+        """Take a live tag out of use for good; returns what it was."""
+        uid = uid.upper()
+        tag = self._tags.get(uid)
+        if tag is None:
+            raise ValueError(f"tag {uid} is not enrolled")
+        with self._transaction():
+            self._retire(uid, tag)
+        self._mark_retired(uid)
+        return tag
+
+    def retag(self, tag: Tag, uid: str) -> str:
+        """Give an enrolled card (or staff card) the new tag `uid` and retire its old one; returns the old UID."""
+        uid, old = uid.upper(), self._uids.get(tag)
+        if old is None:
+            raise ValueError(f"{tag.deck}/{tag.card} has no tag to replace")
+        self._check_new(uid, None)
+        with self._transaction():
+            self._retire(old, tag)
+            self._insert(uid, tag)
+        self._mark_retired(old)
+        self._bind(uid, tag)
+        return old
+
+    # ------------------------------------------------------------ CSV
+
+    def export_csv(self, path: str | Path) -> int:
+        """Write every live tag, then every retired one (kind 'retired'), as CSV; returns the row count."""
+        order = lambda item: (item[1].kind, item[1].deck or "", item[1].card or "", item[0])
+        rows = [[uid, t.kind, t.deck or "", t.card] for uid, t in sorted(self._tags.items(), key=order)]
+        rows += [[uid, "retired", t.deck or "", t.card] for uid, t in sorted(self._retired.items(), key=order)]
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(CSV_COLUMNS)
+            writer.writerows(rows)
+        return len(rows)
+
+    def import_csv(self, path: str | Path) -> ImportReport:
+        """Add the rows of a CSV export that the registry lacks, all or nothing.
+
+        Every row is checked first: the header, UID format, kind, deck and card
+        ids, UIDs or cards given twice, and rows that contradict the registry
+        (a UID bound differently, a card with another tag, a live tag the file
+        says is retired or the other way round). Any error: nothing changes.
+        """
+        report = ImportReport()
+        try:
+            with open(path, newline="", encoding="utf-8-sig") as f:
+                rows = list(csv.reader(f))
+        except (OSError, UnicodeDecodeError, csv.Error) as error:
+            report.errors.append(f"cannot read {path}: {error}")
+            return report
+        if not rows or [c.strip().lower() for c in rows[0]] != CSV_COLUMNS:
+            report.errors.append(f"line 1: the header must be {','.join(CSV_COLUMNS)}")
+            return report
+        new: dict[str, tuple[Tag, bool]] = {}    # uid -> (tag, retired)
+        seen_uid: dict[str, int] = {}
+        seen_tag: dict[Tag, int] = {}
+        for line, row in enumerate(rows[1:], start=2):
+            if not any(c.strip() for c in row):
+                continue
+            parsed = self._parse_row(row)
+            if isinstance(parsed, str):
+                report.errors.append(f"line {line}: {parsed}")
+                continue
+            uid, tag, retired = parsed
+            if uid in seen_uid:
+                report.errors.append(f"line {line}: tag {uid} is already on line {seen_uid[uid]}")
+                continue
+            seen_uid[uid] = line
+            if not retired:
+                if tag in seen_tag:
+                    report.errors.append(f"line {line}: {_name(tag)} already has a tag on line {seen_tag[tag]}")
+                    continue
+                seen_tag[tag] = line
+            conflict = self._conflict(uid, tag, retired)
+            if conflict:
+                report.errors.append(f"line {line}: {conflict}")
+            elif (self._retired if retired else self._tags).get(uid) == tag:
+                report.unchanged += 1
+            else:
+                new[uid] = (tag, retired)
+        if report.errors:
+            return report
+        with self._transaction():
+            for uid, (tag, retired) in new.items():
+                if retired:
+                    self._retire(uid, tag)
+                else:
+                    self._insert(uid, tag)
+        for uid, (tag, retired) in new.items():
+            if retired:
+                self._retired[uid] = tag
+            else:
+                self._bind(uid, tag)
+        report.added = len(new)
+        return report
+
+    @staticmethod
+    def _parse_row(row: list[str]) -> tuple[str, Tag, bool] | str:
+        """(uid, tag, retired) from a CSV row, or what is wrong with it."""
+        if len(row) != len(CSV_COLUMNS):
+            return f"expected {len(CSV_COLUMNS)} columns ({','.join(CSV_COLUMNS)}), found {len(row)}"
+        uid, kind, deck, card = (c.strip() for c in row)
+        uid = uid.upper()
+        if not UID.fullmatch(uid):
+            return f"{uid or 'an empty UID'} is not a UID (8, 14 or 20 hex digits)"
+        if kind not in ("card", "staff", "retired"):
+            return f"unknown kind {kind!r} (card, staff or retired)"
+        if not card:
+            return "the card column is empty"
+        if kind == "staff" and deck:
+            return f"a staff card belongs to no deck (found {deck!r})"
+        if kind == "card" and not deck:
+            return "the deck column is empty"
+        if deck:
+            cards = deck_cards(deck)
+            if cards is None:
+                return f"unknown deck {deck!r}"
+            if card not in cards:
+                return f"deck {deck} has no card {card!r}"
+        tag = Tag("card", deck, card) if deck else Tag("staff", None, card)
+        return uid, tag, kind == "retired"
+
+    def _conflict(self, uid: str, tag: Tag, retired: bool) -> str | None:
+        """How a row (uid is `tag`, live or retired) contradicts the registry, if it does."""
+        live, gone = self._tags.get(uid), self._retired.get(uid)
+        if live is not None and (retired or live != tag):
+            return f"tag {uid} is {_name(live)} in the registry" + (", not retired" if live == tag else "")
+        if gone is not None and (not retired or gone != tag):
+            return f"tag {uid} was retired (it was {_name(gone)})"
+        bound = self._uids.get(tag)
+        if not retired and bound not in (None, uid):
+            return f"{_name(tag)} already has tag {bound} in the registry"
+        return None
+
+    # ------------------------------------------------------------ storage
+
+    def _check_new(self, uid: str, tag: Tag | None) -> None:
+        if uid in self._tags:
+            raise ValueError(f"tag {uid} is already enrolled as {_name(self._tags[uid])}")
+        if uid in self._retired:
+            raise ValueError(f"tag {uid} was retired (it was {_name(self._retired[uid])})")
+        if tag in self._uids:
+            raise ValueError(f"{_name(tag)} already has a tag")
+
+    @contextmanager
+    def _transaction(self):
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _insert(self, uid: str, tag: Tag) -> None:
+        self._db.execute("INSERT INTO tags VALUES (?, ?, ?, ?)", (uid, tag.kind, tag.deck, tag.card))
+
+    def _retire(self, uid: str, tag: Tag) -> None:
+        self._db.execute("DELETE FROM tags WHERE uid = ?", (uid,))
+        self._db.execute("INSERT INTO retired (uid, kind, deck, card) VALUES (?, ?, ?, ?)",
+                         (uid, tag.kind, tag.deck, tag.card))
+
+    def _bind(self, uid: str, tag: Tag) -> None:
+        self._tags[uid] = tag
+        self._uids[tag] = uid
+
+    def _mark_retired(self, uid: str) -> None:
+        tag = self._tags.pop(uid)
+        del self._uids[tag]
+        self._retired[uid] = tag
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _name(tag: Tag) -> str:
+    """A tag as the registry's messages name it: 'feira-torio/TA03' or 'staff-1'."""
+    return tag.card if tag.kind == "staff" else f"{tag.deck}/{tag.card}"
 
 
 def simulated_uid(name: str) -> str:
@@ -64,7 +297,7 @@ def simulated_uid(name: str) -> str:
 
 def enrol_simulated(registry: TagRegistry, deck: str, card_ids, staff_cards: int = 1) -> None:
     """Give every card of a deck, and the staff cards, a simulated tag (skipping those already enrolled)."""
-    tags = [Tag("card", deck, c) for c in card_ids] + [Tag("staff", None, f"staff-{i + 1}") for i in range(staff_cards)]
+    tags = [Tag("card", deck, c) for c in card_ids] + [staff_tag(i + 1) for i in range(staff_cards)]
     for tag in tags:
         uid = simulated_uid(f"{tag.deck}/{tag.card}")
         if registry.lookup(uid) is None:

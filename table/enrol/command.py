@@ -1,0 +1,53 @@
+"""`cardtable enrol`: the enrolment station, or a CSV export or import of the tag registry."""
+from __future__ import annotations
+
+import sys
+from argparse import Namespace
+from collections.abc import Sequence
+
+from table.enrol.enrolment import Enrolment
+from table.enrol.station import BlankTags, Station
+from table.hardware.ports import Reader
+from table.storage.registry import TagRegistry
+
+
+def run_enrol(args: Namespace, readers: Sequence[Reader] | None = None) -> int:
+    """Run `cardtable enrol`; `readers` are the station's pads (None: one simulated pad with blank tags).
+
+    `args`: registry (path), deck, staff, retag, lang, frames, fullscreen,
+    export and import_ (CSV paths or None).
+    """
+    if args.export and not args.registry.exists():
+        print(f"cardtable enrol: there is no registry at {args.registry}", file=sys.stderr)
+        return 2
+    args.registry.parent.mkdir(parents=True, exist_ok=True)
+    registry = TagRegistry(args.registry)
+    try:
+        if args.export:
+            print(f"exported {registry.export_csv(args.export)} tags from {args.registry} to {args.export}")
+            return 0
+        if args.import_:
+            report = registry.import_csv(args.import_)
+            print(report, file=sys.stderr if report.errors else sys.stdout)
+            return 1 if report.errors else 0
+        try:
+            enrolment = Enrolment(registry, args.deck, args.staff)
+            if args.retag:
+                enrolment.retag(args.retag)
+        except ValueError as error:
+            print(f"cardtable enrol: {error}", file=sys.stderr)
+            return 2
+        return _station(args, enrolment, readers)
+    finally:
+        registry.close()
+
+
+def _station(args: Namespace, enrolment: Enrolment, readers: Sequence[Reader] | None) -> int:
+    from table.enrol.window import EnrolWindow, show
+    blanks = None
+    if readers is None:
+        blanks = BlankTags(enrolment.registry)
+        readers = [blanks.reader]
+    show(EnrolWindow(Station(enrolment, readers), args.lang, blanks), args.frames, args.fullscreen)
+    print(f"{enrolment.done} / {len(enrolment.targets)} tagged")
+    return 0

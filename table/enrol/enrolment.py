@@ -1,0 +1,148 @@
+"""Enrolment: tagging a deck (and staff cards) the first time, one card after another, at a station pad.
+
+Pure of hardware: it is told which tag was placed and which button was
+pressed. Progress is never kept here: which cards have a tag is read from
+the registry, so an interrupted enrolment resumes where it stopped.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from table.storage.registry import Tag, TagRegistry, deck_cards, staff_tag
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the last tag did: accepted (bound to a card) or refused (nothing changed).
+
+    `key` names its text (assets/i18n), `uid` is the tag placed and `tag` the
+    card it concerns (the card bound, or what the tag already is or was).
+    """
+
+    accepted: bool
+    key: str
+    uid: str | None = None
+    tag: Tag | None = None
+
+
+class Enrolment:
+    """The cards to tag, in deck order then the staff cards, the one shown (`cursor`) and the last outcome.
+
+    A new tag placed is bound to the card shown, and the cursor moves on to
+    the next card without a tag. In re-tag mode the card shown may already
+    have a tag (it was lost): the new tag replaces it and the old one is
+    retired; the mode ends after one card. Refused, changing nothing: a tag
+    already enrolled (any deck, or a staff card), a retired tag, a new tag
+    for a card that has one (outside re-tag mode).
+    """
+
+    def __init__(self, registry: TagRegistry, deck: str | None = None, staff: int = 0) -> None:
+        cards = () if deck is None else deck_cards(deck)
+        if cards is None:
+            raise ValueError(f"there is no deck {deck!r}")
+        if staff < 0:
+            raise ValueError("the number of staff cards cannot be negative")
+        self.registry = registry
+        self.deck = deck
+        self.targets = tuple(Tag("card", deck, card) for card in cards) + tuple(staff_tag(n + 1) for n in range(staff))
+        if not self.targets:
+            raise ValueError("nothing to enrol: give a deck or a number of staff cards")
+        self.retagging = False
+        self.last: Outcome | None = None
+        self.cursor = 0
+        self._to_next_missing()
+
+    # ------------------------------------------------------------ what is shown
+
+    @property
+    def target(self) -> Tag:
+        """The card shown: the next to scan (or, in re-tag mode, the card to re-tag)."""
+        return self.targets[self.cursor]
+
+    def uid_of(self, tag: Tag) -> str | None:
+        return self.registry.uid_of(tag)
+
+    @property
+    def done(self) -> int:
+        """How many of the cards to tag have a tag."""
+        return sum(self.uid_of(tag) is not None for tag in self.targets)
+
+    @property
+    def complete(self) -> bool:
+        return self.done == len(self.targets)
+
+    # ------------------------------------------------------------ buttons
+
+    def next(self) -> None:
+        """Show the next card (after the last, the first)."""
+        self.pick((self.cursor + 1) % len(self.targets))
+
+    def back(self) -> None:
+        """Show the previous card (before the first, the last)."""
+        self.pick((self.cursor - 1) % len(self.targets))
+
+    def pick(self, index: int) -> None:
+        """Show the card at `index` of `targets`."""
+        if not 0 <= index < len(self.targets):
+            raise IndexError(f"no card {index} to enrol (0 to {len(self.targets) - 1})")
+        self.cursor = index
+
+    def choose(self, card: str) -> None:
+        """Show the card with this id (or staff name)."""
+        found = [i for i, tag in enumerate(self.targets) if tag.card == card]
+        if not found:
+            raise ValueError(f"{card!r} is not a card of {self.deck or 'the staff cards'}")
+        self.pick(found[0])
+
+    def retag(self, card: str) -> None:
+        """Show a card that has a tag, in re-tag mode: the next tag placed replaces its (lost) one."""
+        self.choose(card)
+        if self.uid_of(self.target) is None:
+            raise ValueError(f"{card} has no tag yet: there is nothing to replace")
+        self.retagging = True
+
+    def toggle_retag(self) -> None:
+        """Enter or leave re-tag mode (replace the tag of a lost card)."""
+        self.retagging = not self.retagging
+
+    # ------------------------------------------------------------ tags
+
+    def place(self, uid: str) -> Outcome:
+        """A tag was placed on the station pad: bind it to the card shown, or refuse it."""
+        uid = uid.upper()
+        self.last = self._refusal(uid) or self._bind(uid)
+        return self.last
+
+    def fault(self) -> None:
+        """The station's reader stopped answering (nothing changes)."""
+        self.last = Outcome(False, "enrol_reader_fault")
+
+    def _refusal(self, uid: str) -> Outcome | None:
+        was = self.registry.retired(uid)
+        if was is not None:
+            return Outcome(False, "enrol_tag_retired", uid, was)
+        tag = self.registry.lookup(uid)
+        if tag is not None:
+            own = tag.kind == "staff" or tag.deck == self.deck
+            return Outcome(False, "enrol_tag_taken" if own else "enrol_tag_other_deck", uid, tag)
+        if self.uid_of(self.target) is not None and not self.retagging:
+            return Outcome(False, "enrol_deck_complete" if self.complete else "enrol_card_has_tag", uid, self.target)
+        return None
+
+    def _bind(self, uid: str) -> Outcome:
+        tag = self.target
+        if self.uid_of(tag) is None:
+            self.registry.enrol(uid, tag)
+            outcome = Outcome(True, "enrol_accepted", uid, tag)
+        else:
+            self.registry.retag(tag, uid)
+            outcome = Outcome(True, "enrol_retagged", uid, tag)
+        self.retagging = False
+        self._to_next_missing()
+        return outcome
+
+    def _to_next_missing(self) -> None:
+        """Move the cursor to the first card without a tag from the cursor on (wrapping); stay if there is none."""
+        n = len(self.targets)
+        self.cursor = next((i % n for i in range(self.cursor, self.cursor + n) if self.uid_of(self.targets[i % n]) is None),
+                           self.cursor)
