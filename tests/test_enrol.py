@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from table.enrol import BlankTags, Enrolment, Station
 from table.events import CardPlaced, CardRemoved
-from table.hardware.ports import ReaderFault
 from table.hardware.simulated import Noise, VirtualReader
 from table.storage.registry import Tag, TagRegistry, deck_cards, staff_tag
 
@@ -210,19 +209,12 @@ def test_bad_options_are_refused(deck, staff, error):
         Enrolment(TagRegistry(), deck, staff)
 
 
-class DeafReader:
-    """A reader that stops answering."""
-
-    pad = "station"
-
-    def poll(self):
-        raise ReaderFault("no answer")
-
-
 def test_a_deaf_reader_is_shown_and_changes_nothing(path):
     registry = TagRegistry(path)
     enrolment = Enrolment(registry, DECK)
-    Station(enrolment, [DeafReader()]).step()
+    deaf = VirtualReader("station")
+    deaf.broken = True
+    Station(enrolment, [deaf]).step()
     assert (enrolment.last.accepted, enrolment.last.key) == (False, "enrol_reader_fault")
     assert rows(path) == ([], [])
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from table.enrol.enrolment import Enrolment
-from table.events import CardPlaced, CardRemoved, EventBus
+from table.events import CardPlaced, CardRemoved, EventBus, ReaderFailed
 from table.hardware.poller import ReaderPoller
-from table.hardware.ports import Reader, ReaderFault
+from table.hardware.ports import Reader
 from table.hardware.presence import PresenceTracker
 from table.hardware.simulated import VirtualReader
 from table.storage.registry import TagRegistry
@@ -29,13 +29,11 @@ class Station:
         self.poller = ReaderPoller(readers, self.bus)
         self.presence = PresenceTracker(self.bus, place_after, remove_after)
         self.bus.subscribe(CardPlaced, lambda event: enrolment.place(event.uid))
+        self.bus.subscribe(ReaderFailed, lambda event: enrolment.fault())
 
     def step(self) -> None:
-        """Poll every reader once and hand any tag that settled to the enrolment."""
-        try:
-            self.poller.poll_once()
-        except ReaderFault:
-            self.enrolment.fault()
+        """Poll every reader once (the poller resets a failing one) and hand any tag that settled to the enrolment."""
+        self.poller.poll_once()
         self.bus.dispatch()
 
 
