@@ -11,7 +11,8 @@ import pytest
 from table.cli import main
 from table.games.feira_torio import LOTS
 from table.layout import load_layout
-from table.sim.window import PAGE_S, SIZE, SimWindow, fit
+from table.screen.display import fit
+from table.sim.window import PAGE_S, SIZE, SimWindow
 from table.storage.journal import Journal
 
 LIGHT_COLOURS = {"your_turn": (153, 178, 255), "locked": (0, 255, 0), "off": (0, 0, 0)}   # steady looks

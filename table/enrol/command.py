@@ -43,11 +43,14 @@ def run_enrol(args: Namespace, readers: Sequence[Reader] | None = None) -> int:
 
 
 def _station(args: Namespace, enrolment: Enrolment, readers: Sequence[Reader] | None) -> int:
-    from table.enrol.window import EnrolWindow, show
+    from table.enrol.window import EnrolWindow
+    from table.screen.display import run_display
     blanks = None
     if readers is None:
         blanks = BlankTags(enrolment.registry)
         readers = [blanks.reader]
-    show(EnrolWindow(Station(enrolment, readers), args.lang, blanks), args.frames, args.fullscreen)
+    window = EnrolWindow(Station(enrolment, readers), args.lang, blanks)
+    run_display(window, window.canvas.get_size(), window.screen.title(), args.fullscreen, args.frames,
+                each_frame=window.station.step)
     print(f"{enrolment.done} / {len(enrolment.targets)} tagged")
     return 0

@@ -16,10 +16,8 @@ from table.events import CardRemoved
 from table.screen import draw
 from table.screen.draw import BG, GOLD, MUTED, PANEL, SIZE, TEXT
 from table.screen.enrol import EnrolScreen
-from table.sim.window import fit
 
 STRIP = 110     # height of the simulated reader's strip under the screen
-FPS = 30
 
 
 class EnrolWindow:
@@ -87,37 +85,3 @@ class EnrolWindow:
             draw.button(surf, rect, t(f"enrol_sim_{name}"), key, 28)
             self.controls[name] = (rect, action)
             x += w + 10
-
-
-def show(window: EnrolWindow, frames: int = 0, fullscreen: bool = False) -> None:
-    """Open the display and run the station: each frame polls the readers once, draws, then handles input."""
-    pygame.display.init()
-    size = window.canvas.get_size()
-    if fullscreen:
-        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-    else:
-        w, h = pygame.display.get_desktop_sizes()[0]
-        room = pygame.Rect(0, 0, w * 9 // 10, h * 9 // 10)
-        pygame.display.set_mode(size if room.contains((0, 0, *size)) else fit(size, room).size, pygame.RESIZABLE)
-    pygame.display.set_caption(window.screen.title())
-    ticker = pygame.time.Clock()
-    count = 0
-    try:
-        while window.running and (not frames or count < frames):
-            window.station.step()
-            display = pygame.display.get_surface()
-            shown = fit(size, display.get_rect())
-            canvas = window.frame()
-            display.fill(BG)
-            display.blit(canvas if shown.size == size else pygame.transform.smoothscale(canvas, shown.size), shown)
-            pygame.display.flip()
-            for event in pygame.event.get():
-                if event.type == pygame.MOUSEBUTTONDOWN:   # clicks hit the controls of the frame on screen
-                    x, y = event.pos
-                    event = pygame.event.Event(event.type, button=event.button, pos=(
-                        (x - shown.x) * size[0] // shown.w, (y - shown.y) * size[1] // shown.h))
-                window.handle(event)
-            ticker.tick(FPS)
-            count += 1
-    finally:
-        pygame.display.quit()

@@ -18,6 +18,7 @@ import pygame
 
 from table.layout import Layout, load_layout
 from table.screen import Screen, Translator, draw
+from table.screen.display import run_display
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEXT
 from table.sim.feira_torio_players import CannotDo, FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
@@ -30,19 +31,10 @@ ROW_H = 80                             # one seat in the panel
 CARD = (134, 170)                      # a card of the selected seat's hand
 CONTROLS_X = 660                       # the pile and table controls, below the screen
 PAGE_S = 2.5                           # how long each page of a new sequence stays up
-FPS = 30
 
 HELP = (("1-6", "sim_help_seat"), ("J", "sim_help_join"), ("N / O", "sim_help_buttons"),
         ("< > sim_key_enter", "sim_help_place"), ("D", "sim_help_lot"), ("C", "sim_help_pick_up"),
         ("S", "sim_help_staff"), ("A", "sim_help_auto"), ("sim_key_esc", "sim_help_quit"))
-
-
-def fit(size: tuple[int, int], into: pygame.Rect) -> pygame.Rect:
-    """The largest rect of `size`'s aspect that fits centred in `into`."""
-    scale = min(into.w / size[0], into.h / size[1])
-    rect = pygame.Rect(0, 0, round(size[0] * scale), round(size[1] * scale))
-    rect.center = into.center
-    return rect
 
 
 class SimWindow:
@@ -282,39 +274,13 @@ class SimWindow:
 
 def run_window(args: Namespace) -> int:
     """`cardtable run`: open the simulated table's window; resume the journal if it exists."""
-    pygame.display.init()
-    pygame.font.init()
-    if args.fullscreen:
-        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-    else:
-        w, h = pygame.display.get_desktop_sizes()[0]
-        room = pygame.Rect(0, 0, w * 9 // 10, h * 9 // 10)
-        size = SIZE if room.w >= SIZE[0] and room.h >= SIZE[1] else fit(SIZE, room).size
-        pygame.display.set_mode(size, pygame.RESIZABLE)
     args.journal.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal(args.journal)
+    pygame.font.init()
     window = SimWindow(load_layout(args.layout), journal, args.lang)
-    pygame.display.set_caption(f"{window.t('game_name')} · {window.t('sim_title')}")
-    ticker = pygame.time.Clock()
-    frames = 0
     try:
-        while window.running and (not args.frames or frames < args.frames):
-            display = pygame.display.get_surface()
-            shown = fit(SIZE, display.get_rect())
-            canvas = window.frame()
-            display.fill(INK)
-            display.blit(canvas if shown.size == SIZE else pygame.transform.smoothscale(canvas, shown.size), shown)
-            pygame.display.flip()
-            for event in pygame.event.get():   # clicks hit the controls of the frame on screen
-                if event.type == pygame.MOUSEBUTTONDOWN:
-                    x, y = event.pos
-                    event = pygame.event.Event(event.type, button=event.button, pos=(
-                        (x - shown.x) * SIZE[0] // shown.w, (y - shown.y) * SIZE[1] // shown.h))
-                window.handle(event)
-            ticker.tick(FPS)
-            frames += 1
+        run_display(window, SIZE, f"{window.t('game_name')} · {window.t('sim_title')}", args.fullscreen, args.frames)
     finally:
         window.close()
         journal.close()
-        pygame.display.quit()
     return 0
