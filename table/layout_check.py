@@ -46,6 +46,15 @@ def check_layout(layout: Layout) -> list[Problem]:
     return _Checker(layout).problems
 
 
+def board_for(layout: Layout, name: str) -> Board | None:
+    """The kind of board a board name stands for in a layout; None when the layout does not declare it."""
+    if name == "pi":
+        return PI_BOARD
+    if any(hub.name == name for hub in layout.hubs):
+        return PICO_BOARD
+    return SIMULATED_BOARD if layout.backend == "simulated" else None
+
+
 def pi_spi_config(layout: Layout) -> dict[int, str]:
     """For each Pi SPI bus with readers, the config.txt line that enables it as the layout uses it."""
     return {bus: _pi_bus_setup(bus, readers)[0] for bus, readers in sorted(_pi_buses(layout).items())}
@@ -111,7 +120,6 @@ class _Checker:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.problems: list[Problem] = []
-        self.hubs = {h.name: h for h in layout.hubs}
         self.uses: dict[tuple[str, int], list[Use]] = defaultdict(list)
         self.check_table()
         self.check_boards()
@@ -129,12 +137,7 @@ class _Checker:
         self.problems.append(Problem(message, error=False))
 
     def board(self, name: str) -> Board | None:
-        """The kind of board a name stands for; None when the layout does not declare it."""
-        if name == "pi":
-            return PI_BOARD
-        if name in self.hubs:
-            return PICO_BOARD
-        return SIMULATED_BOARD if self.layout.backend == "simulated" else None
+        return board_for(self.layout, name)
 
     def check_table(self) -> None:
         layout = self.layout
@@ -235,6 +238,8 @@ class _Checker:
             self.uses[key].append(Use("reader reset" if len(pads) > 1 else f"pad {pads[0]!r} reset"))
         for bus, readers in sorted(_pi_buses(layout).items()):
             self.wire_pi_bus(bus, readers)
+        for hub in layout.hubs:
+            self.check_hub_selects(hub)
 
     def wire_pi_reader(self, w: Wiring) -> None:
         if w.bus not in PI_SPI:
@@ -266,6 +271,14 @@ class _Checker:
         for i, pin in enumerate(spi["ce"][:claimed]):
             if pin not in used:
                 self.uses["pi", pin].append(Use(f"SPI{bus} CE{i} (claimed by {config})", bus=True))
+
+    def check_hub_selects(self, hub: Hub) -> None:
+        readers = self.layout.readers_on(hub.name)
+        free = len(PICO_BOARD.pins) - 3 - (hub.reset is not None)
+        if len(readers) > free:
+            self.error(f"too many chip selects on hub {hub.name!r}: {len(readers)} readers, but a Pico has "
+                       f"{len(PICO_BOARD.pins)} usable pins and {len(PICO_BOARD.pins) - free} go to its SPI bus "
+                       f"and reset, so at most {free}; move readers to another hub")
 
     def wire_hub_reader(self, w: Wiring) -> None:
         if w.ce is not None:
@@ -333,4 +346,4 @@ class _Checker:
                 self.error(f"too many readers on {where} ({len(readers)}): read in turn at about "
                            f"{READ_S * 1000:.0f} ms each, a card needs {rounds} rounds, {seen_after * 1000:.0f} ms, "
                            f"to be seen, and one held {HOLD_S * 1000:.0f} ms could be missed; "
-                           "move readers to another bus or hub")
+                           "move readers to another bus or hub, or lower place_after")
