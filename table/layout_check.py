@@ -34,7 +34,7 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class Use:
-    """Something wired to a pin; `bus` when the readers' SPI bus holds it."""
+    """Something wired to a pin: `bus` when the readers' SPI bus holds it, `led` when it lights a seat."""
 
     what: str
     bus: bool = False
@@ -42,7 +42,7 @@ class Use:
 
 
 def check_layout(layout: Layout) -> list[Problem]:
-    """Every problem of a layout, errors and warnings, in the order of the file."""
+    """Every problem of a layout, errors and warnings, rule by rule."""
     return _Checker(layout).problems
 
 
@@ -104,6 +104,11 @@ def _pi_buses(layout: Layout) -> dict[int, list[Wiring]]:
 def _place(layout: Layout, pad: str) -> str:
     seat, _ = layout.pad_place(pad)
     return "the centre" if seat is None else f"seat {seat}"
+
+
+def _on(board: Board, name: str) -> str:
+    """How a message starts for a pin of a board other than the Pi."""
+    return {"pi": "", "pico": f"hub {name!r}: "}.get(board.kind, f"board {name!r}: ")
 
 
 def _joined(items: list[str]) -> str:
@@ -196,7 +201,7 @@ class _Checker:
                 options = [f"GP{gp}" for gp in PICO_HEADER if pico_spi(gp) == (hub.spi, role)]
                 self.error(f"hub {hub.name!r}: {PICO_BOARD.name(pin)} cannot be SPI{hub.spi} {role.upper()}; "
                            f"SPI{hub.spi} {role.upper()} is on {_joined(options)}")
-            self.uses[hub.name, pin].append(Use(f"hub {hub.name!r} SPI{hub.spi} {role.upper()}", bus=True))
+            self.uses[hub.name, pin].append(Use(f"SPI{hub.spi} {role.upper()}", bus=True))
 
     def wire_seat(self, seat: Seat) -> None:
         colours = ("red ", "green ", "blue ") if len(seat.light) == 3 else ("",) * len(seat.light)
@@ -297,11 +302,10 @@ class _Checker:
             if board is None:
                 continue
             users = _joined([u.what for u in uses])
-            on = "" if board_name == "pi" else f"{board_name!r} "
             if pin not in board.pins:
                 self.error(self.missing_pin(board, board_name, pin) + f"; used by {users}")
                 continue
-            name = on + board.name(pin)
+            name = _on(board, board_name) + board.name(pin)
             fixed = [u for u in uses if u.bus]
             if fixed and len(uses) > 1:
                 others = [u.what for u in uses if not u.bus]
@@ -317,12 +321,12 @@ class _Checker:
     def missing_pin(self, board: Board, board_name: str, pin: int) -> str:
         if board is PI_BOARD:
             return f"GPIO {pin} does not exist on a Raspberry Pi (usable: {board.usable()})"
+        on = _on(board, board_name)
         if board is PICO_BOARD and pin in PICO_ONBOARD:
-            return (f"hub {board_name!r}: GP{pin} is not on the Pico's pins, it is {PICO_ONBOARD[pin]} "
-                    f"(usable: {board.usable()})")
+            return f"{on}GP{pin} is not on the Pico's pins, it is {PICO_ONBOARD[pin]} (usable: {board.usable()})"
         if board is PICO_BOARD:
-            return f"hub {board_name!r}: GP{pin} does not exist on a Pico (usable: {board.usable()})"
-        return f"pin {pin} does not exist on simulated board {board_name!r} (usable: {board.usable()})"
+            return f"{on}GP{pin} does not exist on a Pico (usable: {board.usable()})"
+        return f"{on}pin {pin} does not exist on a simulated board (usable: {board.usable()})"
 
     def check_hub_pwm(self) -> None:
         for hub in self.layout.hubs:

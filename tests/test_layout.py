@@ -312,6 +312,18 @@ def test_a_hub_spi_pin_must_carry_that_spi_function(tmp_path):
     assert errors(path) == ["hub 'h1': GP3 (pin 5) cannot be SPI0 SCK; SPI0 SCK is on GP2, GP6, GP18 and GP22"]
 
 
+def test_a_hub_pin_its_readers_bus_holds(tmp_path):
+    path = write(tmp_path, HUB_TABLE, ("next = 0", "next = 3"))
+    assert errors(path) == ["hub 'h1': GP3 (pin 5) is SPI0 MOSI, used by the readers; move seat 1 button 'next'"]
+
+
+def test_a_simulated_board_has_the_mock_pins_0_to_27(tmp_path):
+    path = write(tmp_path, PI_TABLE, ('backend = "pi"', 'backend = "simulated"'),
+                 ('pads = ["s2"]', 'pads = ["s2"]\nboard = "b"'), ("next = 25", "next = 30"))
+    assert errors(path) == ["board 'b': pin 30 does not exist on a simulated board (usable: pins 0-27); "
+                            "used by seat 2 button 'next'"]
+
+
 def test_two_led_pins_of_a_hub_on_the_same_pwm_output(tmp_path):
     path = write(tmp_path, HUB_TABLE, ("light = [16, 17, 18]", "light = [16, 17, 0]"), ("next = 0", "next = 8"))
     assert errors(path) == ["hub 'h1': GP16 (pin 21) and GP0 (pin 1) are the same PWM output 0A, so seat 1 red LED "
