@@ -83,8 +83,12 @@ def layout_command(action: str, file: str) -> int:
     if errors:
         print(f"{errors} error{'s' if errors > 1 else ''}: the table cannot be wired like this")
         return 1
-    print(f"OK: {summary(layout)}" if action == "check" else wiring_markdown(layout), end="\n" if action == "check" else "")
+    if action == "check":
+        print(f"OK: {summary(layout)}")
+    else:
+        print(wiring_markdown(layout), end="")
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

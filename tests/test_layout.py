@@ -6,6 +6,7 @@ import pytest
 from table.cli import main
 from table.layout import LAYOUTS, PICO_MICROPYTHON_USB, LayoutError, load_layout, read_layout
 from table.layout_check import check_layout, pi_spi_config, summary
+from table.layout_wiring import wiring_markdown
 
 PI_TABLE = """\
 name = "two seats on the Pi"
@@ -381,3 +382,10 @@ def test_layout_check_reports_a_parsing_error_and_exits_1(tmp_path, capsys):
     path = write(tmp_path, PI_TABLE, ("ce = 1", "ce = 1.5"))
     assert main(["layout", "check", str(path)]) == 1
     assert capsys.readouterr().out == f"error: {path}: pads.s2.ce: expected a whole number, got 1.5\n"
+
+
+def test_layout_wiring_prints_the_wiring_tables_of_a_good_table_only(tmp_path, capsys):
+    assert main(["layout", "wiring", "hubs-8-seat"]) == 0
+    assert capsys.readouterr().out == wiring_markdown(load_layout("hubs-8-seat"))
+    assert main(["layout", "wiring", str(write(tmp_path, PI_TABLE, ("ok = 26", "ok = 5")))]) == 1
+    assert "| Seat |" not in capsys.readouterr().out

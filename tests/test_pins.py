@@ -115,7 +115,7 @@ def test_a_hub_table_needs_as_many_picos_on_usb_as_hubs(tmp_path):
     plug(tmp_path, "1-1", "2e8a:0005")
     plug(tmp_path, "1-2", "046d:c52b")       # a keyboard receiver
     assert missing_hardware(layout, tmp_path) == [
-        "1 of the 4 hubs with USB id 2e8a:0005 (hub1, hub2, hub3, hub4) are plugged in"]
+        "only 1 of the 4 hubs with USB id 2e8a:0005 (hub1, hub2, hub3, hub4) are plugged in"]
     for n in range(2, 5):
         plug(tmp_path, f"1-1.{n}", "2e8a:0005")
     assert missing_hardware(layout, tmp_path) == []

@@ -130,6 +130,6 @@ def missing_hardware(layout: Layout, root: Path = ROOT) -> list[str]:
     for usb, names in unnamed.items():
         found = sum(device[:2] == usb for device in plugged)
         if found < len(names):
-            missing.append(f"{found} of the {len(names)} hubs with USB id {usb[0]:04x}:{usb[1]:04x} "
+            missing.append(f"only {found} of the {len(names)} hubs with USB id {usb[0]:04x}:{usb[1]:04x} "
                            f"({', '.join(names)}) are plugged in")
     return missing
