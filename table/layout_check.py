@@ -77,15 +77,15 @@ def _pi_bus_setup(bus: int, readers: list[Wiring]) -> tuple[str, int]:
 def summary(layout: Layout) -> str:
     """What the table is, in a few lines: seats, pads, readers per bus, hubs, config.txt."""
     per_seat = sorted({len(s.pads) for s in layout.seats})
-    lines = [f"{layout.name}: {len(layout.seats)} seats, {len(layout.pads)} pads "
+    lines = [f"{layout.name}: {_count(len(layout.seats), 'seat')}, {_count(len(layout.pads), 'pad')} "
              f"({' or '.join(map(str, per_seat))} per seat, {len(layout.centre)} in the centre)"]
     for bus, readers in sorted(_pi_buses(layout).items()):
         select = "GPIO chip selects" if any(w.cs is not None for w in readers) else "chip-enable lines"
-        lines.append(f"  Pi SPI{bus}: {len(readers)} readers on {select}")
+        lines.append(f"  Pi SPI{bus}: {_count(len(readers), 'reader')} on {select}")
     for hub in layout.hubs:
         seats = ", ".join(str(s.number) for s in layout.seats_on(hub.name)) or "none"
         lines.append(f"  hub {hub.name} (USB {hub.usb[0]:04x}:{hub.usb[1]:04x}): "
-                     f"{len(layout.readers_on(hub.name))} readers on SPI{hub.spi}, seats {seats}")
+                     f"{_count(len(layout.readers_on(hub.name)), 'reader')} on SPI{hub.spi}, seats {seats}")
     if config := pi_spi_config(layout):
         lines.append(f"  Pi /boot/firmware/config.txt: {', '.join(config.values())}")
     if layout.backend == "simulated":
@@ -113,6 +113,10 @@ def _on(board: Board, name: str) -> str:
 
 def _joined(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _times(n: int) -> str:

@@ -349,6 +349,15 @@ def test_too_many_chip_selects_for_a_hub(tmp_path):
            "and reset, so at most 22; move readers to another hub" in errors(path)
 
 
+def test_a_hub_table_may_wire_its_centre_pad_to_the_pi(tmp_path):
+    path = write(tmp_path, HUB_TABLE, ('board = "h1"\ncs = 7', "spi = 1\nce = 2"))
+    layout = read_layout(path)
+    assert check_layout(layout) == []
+    assert [(w.pad, w.board) for w in layout.wiring] == [("s1", "h1"), ("c", "pi")]
+    assert "Pi SPI1: 1 reader on chip-enable lines" in summary(layout)
+    assert "dtoverlay=spi1-3cs" in summary(layout)
+
+
 def test_identical_picos_without_serial_numbers_are_a_warning(tmp_path):
     second = '\n[[hubs]]\nname = "h2"\nsck = 2\nmosi = 3\nmiso = 4\n\n[pads.s1]'
     path = write(tmp_path, HUB_TABLE, ("\n[pads.s1]", second))
