@@ -50,8 +50,10 @@ class Wiring:
 
     On the Pi, `bus` is the SPI bus (0 or 1) and the reader is selected by a
     chip-enable line of that bus (`ce`, the device /dev/spidev{bus}.{ce}) or
-    by a GPIO the driver drives itself (`cs`). On a hub only `cs` is set (a
-    GP pin) and `bus` is None: the hub's SPI bus is in its `Hub`.
+    by a GPIO the driver drives itself (`cs`, transfers through
+    /dev/spidev{bus}.0, whose CE pin the spi0-0cs overlay leaves free and
+    spi1-1cs leaves unconnected). On a hub only `cs` is set (a GP pin) and
+    `bus` is None: the hub's SPI bus is in its `Hub`.
     """
 
     pad: str
