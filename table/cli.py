@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=float, default=2.0, help="time spent on each measurement")
 
+    layout = commands.add_parser("layout", help="check a table layout, or print its wiring tables")
+    layout.add_argument("action", choices=("check", "wiring"))
+    layout.add_argument("file", help="a layout file, or a name in hardware/layouts")
+
     args = parser.parse_args(argv)
     if args.command == "run":
         from table.sim.window import run_window
@@ -74,9 +78,35 @@ def main(argv: list[str] | None = None) -> int:
         state = replay_journal(args.journal)
         print(json.dumps(state, ensure_ascii=False) if args.json else json.dumps(state, ensure_ascii=False, indent=2))
         return 0
+    if args.command == "layout":
+        return layout_command(args.action, args.file)
     from table.bench import run_bench
     figures = run_bench(args.what, args.seconds)
     print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))
+    return 0
+
+
+def layout_command(action: str, file: str) -> int:
+    """`cardtable layout check|wiring FILE`: one line per problem, then the summary or the wiring tables."""
+    from table.layout import LayoutError, read_layout
+    from table.layout_check import check_layout, summary
+    from table.layout_wiring import wiring_markdown
+    try:
+        layout = read_layout(file)
+    except LayoutError as error:
+        print(f"error: {error}")
+        return 1
+    problems = check_layout(layout)
+    errors = sum(p.error for p in problems)
+    if action == "check" or errors:
+        print(layout.source, *problems, sep="\n")
+    if errors:
+        print(f"{errors} error{'s' if errors > 1 else ''}: the table cannot be wired like this")
+        return 1
+    if action == "check":
+        print(f"OK: {summary(layout)}")
+    else:
+        print(wiring_markdown(layout), end="")
     return 0
 
 

@@ -12,8 +12,9 @@ from hypothesis import given, strategies as st
 from table.events import (ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, RawRead, ReaderDead,
                           ReaderFailed, ReaderRecovered)
 from table.hardware import lights as lights_module
-from table.hardware.lights import GpioSeatLight, build_lights_and_buttons, press, simulated_factories
+from table.hardware.lights import GpioSeatLight, build_lights_and_buttons, press
 from table.hardware.looks import LOOKS
+from table.hardware.pins import simulated_factories
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import LightState, Reader, SeatLight
 from table.hardware.presence import PresenceTracker

@@ -337,7 +337,7 @@ def test_after_the_game_ok_goes_back_to_the_lobby_with_the_same_seats():
 
 
 def test_a_seventh_seat_is_refused_when_the_table_is_full(tmp_path):
-    seats = "".join(f'[[seats]]\npads = ["s{n}"]\nlight = [2, 3, 4]\nbuttons = {{ next = 5, ok = 6 }}\n'
+    seats = "".join(f'[[seats]]\npads = ["s{n}"]\nboard = "b{n}"\nlight = [2, 3, 4]\nbuttons = {{ next = 5, ok = 6 }}\n'
                     for n in range(1, 8))
     (tmp_path / "seven.toml").write_text(f'name = "seven"\n{seats}[centre]\npads = ["c"]\n')
     desk = Desk(tmp_path / "seven.toml")

@@ -1,7 +1,7 @@
 """Seat lights and seat buttons on gpiozero devices, one pin factory per board.
 
-On the Pi the factory is lgpio's; a simulated table gives each board its own
-`MockFactory` (it only has GPIO 0-27, and simulated boards reuse pin numbers).
+The factories come from `table.hardware.pins`: lgpio's on the Pi, one
+`MockFactory` per board on a simulated table.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from gpiozero import Button, RGBLED
 from gpiozero.pins import Factory as PinFactory
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 
 from table.events import ButtonDown, EventBus
 from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern
@@ -27,9 +27,9 @@ class GpioSeatLight:
     `show` was called meanwhile.
     """
 
-    def __init__(self, red_pin: int, green_pin: int, blue_pin: int,
+    def __init__(self, red_pin: int, green_pin: int, blue_pin: int, active_high: bool = True,
                  pin_factory: PinFactory | None = None) -> None:
-        self._led = RGBLED(red_pin, green_pin, blue_pin, pwm=True, pin_factory=pin_factory)
+        self._led = RGBLED(red_pin, green_pin, blue_pin, active_high=active_high, pwm=True, pin_factory=pin_factory)
         self._lock = threading.Lock()
         self._shown = 0                      # counts `show` calls, to drop a stale restore
         self._restore: threading.Timer | None = None
@@ -107,15 +107,10 @@ class Buttons:
 def build_lights_and_buttons(layout: Layout, bus: EventBus, factories: dict[str, PinFactory]
                              ) -> tuple[dict[int, GpioSeatLight], Buttons]:
     """The light of every seat (by seat number) and all seat buttons, each on its seat's board."""
-    lights = {seat.number: GpioSeatLight(*seat.light, pin_factory=factories[seat.board])
+    lights = {seat.number: GpioSeatLight(*seat.light, active_high=not layout.common_anode,
+                                         pin_factory=factories[seat.board])
               for seat in layout.seats}
     return lights, Buttons(layout, bus, factories)
-
-
-def simulated_factories(layout: Layout) -> dict[str, MockFactory]:
-    """One mock pin factory with PWM pins per board of the layout."""
-    boards = dict.fromkeys(seat.board for seat in layout.seats)
-    return {board: MockFactory(pin_class=MockPWMPin) for board in boards}
 
 
 def press(factory: MockFactory, pin: int) -> None:

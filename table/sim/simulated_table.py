@@ -4,7 +4,8 @@ from __future__ import annotations
 import random
 
 from table.assets import deck_data
-from table.hardware.lights import press, simulated_factories
+from table.hardware.lights import press
+from table.hardware.pins import simulated_factories
 from table.hardware.simulated import Noise, VirtualReader
 from table.layout import Layout
 from table.pipeline import Table
