@@ -458,14 +458,13 @@ class FakeSpiDev:
         return self.xfer2([0] * length)
 
 
-def installed(board: SpiBoard, gpio: types.ModuleType | None = None):
-    """A context manager that puts `board.spidev` (and `gpio` as RPi.GPIO, if given) in sys.modules.
+def installed(board: SpiBoard, rpi: types.ModuleType | None = None):
+    """A context manager that puts `board.spidev` (and `rpi` as RPi, e.g. fake_rpi.RPi) in sys.modules.
 
     Modules imported inside it (such as `mfrc522`) are forgotten on the way
     out, so the next import binds the next board.
     """
     modules = {"spidev": board.spidev}
-    if gpio is not None:
-        modules.update({"RPi": types.ModuleType("RPi"), "RPi.GPIO": gpio})
-        modules["RPi"].GPIO = gpio
+    if rpi is not None:
+        modules.update({"RPi": rpi, "RPi.GPIO": rpi.GPIO})
     return mock.patch.dict(sys.modules, modules)
