@@ -6,11 +6,18 @@ FIFO, the commands Idle, CalcCRC, Transceive, SoftReset and MFAuthent, the
 RF field, and cards that follow the ISO 14443-3 state machine. Frames on the
 air are lists of bits, least significant bit of each byte first, as sent.
 
-Simplifications, all invisible to a driver that waits for ComIrqReg:
-a frame exchange completes at once (by the next register read); parity bits
-are not modelled; the timer only exists as its TimerIRq after an unanswered
-frame (when TModeReg.TAuto is set); TxCRCEn/RxCRCEn and Crypto1 are not
-emulated (MFAuthent ends with a protocol error).
+Time: by default a frame exchange completes at once (by the next register
+read), which is how transfer budgets are counted. With a `Timing`, each SPI
+transfer takes its bytes at the SPI clock plus a fixed host overhead, and an
+exchange completes after its air time at 106 kbit/s (frame, frame delay
+time, answer) or, when no card answers, after the period the chip's timer
+registers set; a driver then reads its status as often as it would on
+hardware.
+
+Simplifications: parity bits are not modelled; the timer only exists as its
+TimerIRq after an unanswered frame (when TModeReg.TAuto is set);
+TxCRCEn/RxCRCEn and Crypto1 are not emulated (MFAuthent ends with a
+protocol error).
 
 CollReg.CollPos counts received bits from bit 0 of the first FIFO byte, so
 with RxAlign = n the first received bit is position n + 1. The datasheet is
@@ -178,18 +185,41 @@ RESET_VALUES = {
 CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)   # ModeReg.CRCPreset
 
 
+BIT_US = 128 / 13.56      # one bit on the air at 106 kbit/s
+FDT_US = 1236 / 13.56     # frame delay time: from the reader's last bit to the card's first
+
+
+def air_us(bits: int) -> float:
+    """Air time of a frame of `bits` data bits: start bit, a parity bit per whole byte, end."""
+    return (bits + bits // 8 + 2) * BIT_US
+
+
+class Timing:
+    """A model of time for the emulator: SPI at `spi_hz`, plus `overhead_us` per transfer for the host's call into its SPI driver."""
+
+    def __init__(self, spi_hz: int = 1_000_000, overhead_us: float = 25.0) -> None:
+        self.spi_hz = spi_hz
+        self.overhead_us = overhead_us
+
+    def transfer_us(self, length: int) -> float:
+        return length * 8e6 / self.spi_hz + self.overhead_us
+
+
 class EmulatedChip:
     """One MFRC522: registers, FIFO, the running command, its RF field and the cards in that field.
 
     `transfer(data)` is one SPI transaction with the chip selected.
-    `transfers` and `bytes` count them, for benchmarks and transfer budgets.
+    `transfers` and `bytes` count them and `now_us` is the modelled time
+    (with a `timing`), for benchmarks and transfer budgets.
     """
 
-    def __init__(self, *cards: EmulatedCard, version: int = 0x92) -> None:
+    def __init__(self, *cards: EmulatedCard, version: int = 0x92, timing: Timing | None = None) -> None:
         self.version = version
         self.cards: list[EmulatedCard] = []
+        self.timing = timing
         self.transfers = 0
         self.bytes = 0
+        self.now_us = 0.0
         self.deaf: tuple[int, str] | None = None   # (value read, "soft" or "hard": the reset that cures it)
         self.reset_pin = None
         self._reset_states_seen = 0
@@ -231,6 +261,9 @@ class EmulatedChip:
         """One SPI transaction: a read (address bit 7 set) reads one register per byte; a write fills one register."""
         self.transfers += 1
         self.bytes += len(data)
+        if self.timing is not None:
+            self.now_us += self.timing.transfer_us(len(data))
+        self._settle()
         if self._held_in_reset():
             return bytes(len(data))
         if self.deaf:
@@ -266,6 +299,7 @@ class EmulatedChip:
         self.command = IDLE
         self.deaf = None
         self._crc_input = bytearray()
+        self._exchange = None     # (time it completes, what it leaves in the registers)
         for card in self.cards:
             card.power_off()
 
@@ -317,6 +351,7 @@ class EmulatedChip:
 
     def _start(self, command: int) -> None:
         self.command = command
+        self._exchange = None
         if command == SOFT_RESET:
             self._power_on()
             self.regs[COM_IRQ] |= IDLE_IRQ
@@ -338,31 +373,49 @@ class EmulatedChip:
         self.regs[DIV_IRQ] |= CRC_IRQ
 
     def _transceive(self) -> None:
-        """StartSend: send the FIFO to the field and put what comes back in the FIFO."""
+        """StartSend: send the FIFO to the field; what comes back lands once the exchange is over."""
         framing = self.regs[BIT_FRAMING]
         frame = to_bits(bytes(self.fifo), framing & 0x07)
         self.fifo.clear()
-        self.regs[ERROR] = 0
-        self.regs[COLL] |= 0x20               # CollPosNotValid until a collision is seen
-        self.regs[COM_IRQ] |= TX_IRQ
         answers = [card.hear(frame) for card in list(self.cards)] if self.field else []
         answers = [answer for answer in answers if answer is not None]
-        if not answers:
-            if self.regs[T_MODE] & 0x80:      # TAuto: the timer started after sending and ran out
-                self.regs[COM_IRQ] |= TIMER_IRQ
-            return
-        received, collision = _superpose(answers)
+        sent = air_us(len(frame))
+        if answers:
+            received, collision = _superpose(answers)
+            duration = sent + FDT_US + air_us(len(received))
+            complete = lambda: self._receive(received, collision, framing >> 4 & 0x07)
+        elif self.regs[T_MODE] & 0x80:        # TAuto: the timer starts after sending and runs out
+            duration, complete = sent + self.timer_us(), lambda: self._irq(TIMER_IRQ)
+        else:
+            duration, complete = sent, lambda: None
+        self._exchange = (self.now_us + (duration if self.timing is not None else 0), complete)
+        self.regs[ERROR] = 0
+        self.regs[COLL] |= 0x20               # CollPosNotValid until a collision is seen
+        self._settle()
+
+    def _settle(self) -> None:
+        """Complete the frame exchange under way if its time has come."""
+        if self._exchange is not None and self.now_us >= self._exchange[0]:
+            _, complete = self._exchange
+            self._exchange = None
+            self._irq(TX_IRQ)
+            complete()
+
+    def _irq(self, bits: int) -> None:
+        self.regs[COM_IRQ] |= bits
+
+    def _receive(self, received: list[int], collision: int | None, align: int) -> None:
         if collision is not None:
             if not self.regs[COLL] & 0x80:    # ValuesAfterColl cleared: bits after the collision read 0
                 received[collision + 1:] = [0] * (len(received) - collision - 1)
-            position = (framing >> 4 & 0x07) + collision + 1
+            position = align + collision + 1
             self.regs[COLL] = self.regs[COLL] & 0x80 | (position & 0x1F if position <= 32 else 0x20)
             self.regs[ERROR] |= COLL_ERR
-            self.regs[COM_IRQ] |= ERR_IRQ
-        data, last_bits = to_bytes(received, framing >> 4 & 0x07)
+            self._irq(ERR_IRQ)
+        data, last_bits = to_bytes(received, align)
         self.fifo.extend(data[:FIFO_SIZE])
         self.regs[CONTROL] = self.regs[CONTROL] & 0xF8 | last_bits
-        self.regs[COM_IRQ] |= RX_IRQ
+        self._irq(RX_IRQ)
 
     def timer_us(self) -> float:
         """The timer period set in TModeReg, TPrescalerReg and TReloadReg, in microseconds."""
