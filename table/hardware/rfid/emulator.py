@@ -299,7 +299,7 @@ class EmulatedChip:
         self.command = IDLE
         self.deaf = None
         self._crc_input = bytearray()
-        self._exchange = None     # (time it completes, what it leaves in the registers)
+        self._steps = []          # of the frame exchange under way: (when, what changes in the registers)
         for card in self.cards:
             card.power_off()
 
@@ -351,7 +351,7 @@ class EmulatedChip:
 
     def _start(self, command: int) -> None:
         self.command = command
-        self._exchange = None
+        self._steps = []
         if command == SOFT_RESET:
             self._power_on()
             self.regs[COM_IRQ] |= IDLE_IRQ
@@ -380,26 +380,22 @@ class EmulatedChip:
         answers = [card.hear(frame) for card in list(self.cards)] if self.field else []
         answers = [answer for answer in answers if answer is not None]
         sent = air_us(len(frame))
+        steps = [(sent, lambda: self._irq(TX_IRQ))]
         if answers:
             received, collision = _superpose(answers)
-            duration = sent + FDT_US + air_us(len(received))
-            complete = lambda: self._receive(received, collision, framing >> 4 & 0x07)
+            steps.append((sent + FDT_US + air_us(len(received)),
+                          lambda: self._receive(received, collision, framing >> 4 & 0x07)))
         elif self.regs[T_MODE] & 0x80:        # TAuto: the timer starts after sending and runs out
-            duration, complete = sent + self.timer_us(), lambda: self._irq(TIMER_IRQ)
-        else:
-            duration, complete = sent, lambda: None
-        self._exchange = (self.now_us + (duration if self.timing is not None else 0), complete)
+            steps.append((sent + self.timer_us(), lambda: self._irq(TIMER_IRQ)))
+        self._steps = [(self.now_us + (delay if self.timing is not None else 0), step) for delay, step in steps]
         self.regs[ERROR] = 0
         self.regs[COLL] |= 0x20               # CollPosNotValid until a collision is seen
         self._settle()
 
     def _settle(self) -> None:
-        """Complete the frame exchange under way if its time has come."""
-        if self._exchange is not None and self.now_us >= self._exchange[0]:
-            _, complete = self._exchange
-            self._exchange = None
-            self._irq(TX_IRQ)
-            complete()
+        """Take the steps of the frame exchange under way whose time has come."""
+        while self._steps and self._steps[0][0] <= self.now_us:
+            self._steps.pop(0)[1]()
 
     def _irq(self, bits: int) -> None:
         self.regs[COM_IRQ] |= bits

@@ -47,6 +47,7 @@ SOFT_RESET = 0x0F
 
 # Register bits
 POWER_DOWN = 0x10        # CommandReg: still in (soft) power-down
+TX_IRQ = 0x40            # ComIrqReg: the frame was sent
 RX_IRQ = 0x20            # ComIrqReg: a frame was received
 TIMER_IRQ = 0x01         # ComIrqReg: the timer ran out (no card answered)
 CLEAR_IRQS = 0x7F        # ComIrqReg write with Set1 = 0: clear every request
@@ -179,7 +180,7 @@ class Mfrc522:
             if sak is None:
                 return None
             if not sak & SAK_INCOMPLETE:
-                self._transceive(HLTA + crc_a(HLTA))   # a card does not answer HLTA
+                self._send(HLTA + crc_a(HLTA))   # a card does not answer HLTA: wait until it is sent
                 return uid + part[:4]
             if part[0] != CASCADE_TAG:
                 return None
@@ -236,18 +237,7 @@ class Mfrc522:
         was garbled; `collision` is the index of the first collided bit in
         `data`, or None.
         """
-        self._write(COM_IRQ, (CLEAR_IRQS,))
-        self._write(FIFO_LEVEL, (FLUSH,))
-        self._write(FIFO_DATA, frame)
-        self._write(BIT_FRAMING, (START_SEND | rx_align << 4 | tx_bits,))
-        for _ in range(TRANSCEIVE_READS):
-            irq, error, level, control, coll, version = self._read(STATUS)
-            if version != self.version:
-                raise ReaderFault("the chip stopped answering (version reads 0x%02X)" % version)
-            if irq & (RX_IRQ | TIMER_IRQ):
-                break
-        else:
-            raise ReaderFault("a frame exchange did not complete")
+        irq, error, level, control, coll, _ = self._send(frame, tx_bits, rx_align, RX_IRQ | TIMER_IRQ)
         if not irq & RX_IRQ or error & GARBLED or not 0 < level <= LONGEST_ANSWER:
             return None
         collision = None
@@ -258,6 +248,20 @@ class Mfrc522:
         last_bits = control & 0x07
         count = (level - 1) * 8 + last_bits if last_bits else level * 8
         return self._read((FIFO_DATA,) * level), count, collision
+
+    def _send(self, frame, tx_bits=0, rx_align=0, until=TX_IRQ):
+        """Send `frame` and read the status registers until an interrupt in `until` is raised; the last status read."""
+        self._write(COM_IRQ, (CLEAR_IRQS,))
+        self._write(FIFO_LEVEL, (FLUSH,))
+        self._write(FIFO_DATA, frame)
+        self._write(BIT_FRAMING, (START_SEND | rx_align << 4 | tx_bits,))
+        for _ in range(TRANSCEIVE_READS):
+            status = self._read(STATUS)
+            if status[-1] != self.version:
+                raise ReaderFault("the chip stopped answering (version reads 0x%02X)" % status[-1])
+            if status[0] & until:
+                return status
+        raise ReaderFault("a frame exchange did not complete")
 
     def _write(self, register, data):
         self._transfer(bytes((register << 1,)) + bytes(data))
