@@ -101,6 +101,7 @@ class EmulatedCard:
         return bytes([{4: 0x00, 7: 0x40, 10: 0x80}[len(self.uid)] | 0x04, 0x00])
 
     def power_off(self) -> None:
+        """Out of the field: the card forgets its state."""
         self.state, self.halted = "off", False
 
     def hear(self, frame: list[int]) -> list[int] | None:
@@ -171,7 +172,7 @@ CRC_RESULT_H, CRC_RESULT_L = 0x21, 0x22
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = range(0x2A, 0x2E)
 VERSION = 0x37
 
-IDLE, CALC_CRC, TRANSCEIVE, MF_AUTHENT, SOFT_RESET = 0x0, 0x3, 0xC, 0xE, 0xF
+IDLE, CALC_CRC, NO_CMD_CHANGE, TRANSCEIVE, MF_AUTHENT, SOFT_RESET = 0x0, 0x3, 0x7, 0xC, 0xE, 0xF
 
 TX_IRQ, RX_IRQ, IDLE_IRQ, ERR_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x02, 0x01
 CRC_IRQ = 0x04
@@ -253,6 +254,7 @@ class EmulatedChip:
 
     @property
     def field(self) -> bool:
+        """The RF field is on (TxControlReg: Tx1RFEn or Tx2RFEn)."""
         return bool(self.regs[TX_CONTROL] & 0x03)
 
     # --- SPI
@@ -350,6 +352,8 @@ class EmulatedChip:
     # --- commands
 
     def _start(self, command: int) -> None:
+        if command == NO_CMD_CHANGE:          # a write that only changes PowerDown or RcvOff
+            return
         self.command = command
         self._steps = []
         if command == SOFT_RESET:

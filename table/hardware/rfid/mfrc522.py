@@ -124,7 +124,7 @@ class Mfrc522:
             raise ReaderFault("the chip stays in power-down after a soft reset")
         for register, value in SETTINGS:
             self._write(register, (value,))
-        self._write(MODE, (MODE_CRC_A,))
+        self._write(MODE, (MODE_CRC_A,))   # not read back: its reserved bits are the chip's
         values = self._read([register for register, _ in SETTINGS] + [VERSION])
         version = values[-1]
         if values[:-1] != bytes([value for _, value in SETTINGS]):
