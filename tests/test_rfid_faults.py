@@ -74,7 +74,7 @@ class Pad:
             self.chip.go_deaf(0x00, until="hard")
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     held=uids,
     stray=uids,
