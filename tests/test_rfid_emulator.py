@@ -40,7 +40,10 @@ def test_a_ready_card_falls_back_on_a_request_so_reqa_alone_reads_every_other_ti
 
 def test_an_error_sends_a_card_woken_from_halt_back_to_halt():
     card = EmulatedCard("04A1B2C3")
-    card.hear(WUPA), select(card), card.hear(HLTA), card.hear(WUPA)
+    card.hear(WUPA)
+    select(card)
+    card.hear(HLTA)
+    card.hear(WUPA)
     assert card.state == "ready" and card.halted
     assert card.hear(to_bits(b"\x95\x20")) is None and card.state == "halt"   # wrong cascade level
 

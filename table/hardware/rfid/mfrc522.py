@@ -61,7 +61,8 @@ ANTENNA_OFF = 0x80
 
 # Set at probe and read back: the timer starts when a frame is sent (TAuto)
 # and times out after (20 + 1) ticks of 25 us = 525 us, six times the frame
-# delay time of an ISO 14443-A card; 100 % ASK; CRC preset 0x6363.
+# delay time of an ISO 14443-A card; 100 % ASK. Then CRC preset 0x6363 and
+# bitwise anticollision.
 SETTINGS = (
     (T_MODE, 0x80),
     (T_PRESCALER, 0xA9),
@@ -70,6 +71,7 @@ SETTINGS = (
     (TX_ASK, 0x40),
 )
 MODE_CRC_A = 0x3D
+BITWISE_ANTICOLLISION = 0x00   # CollReg.ValuesAfterColl cleared: bits after a collision read 0
 
 # Version register values of real chips and of the clones sold on modules
 VERSIONS = (0x12, 0x88, 0x90, 0x91, 0x92, 0xB2)
@@ -124,7 +126,8 @@ class Mfrc522:
             raise ReaderFault("the chip stays in power-down after a soft reset")
         for register, value in SETTINGS:
             self._write(register, (value,))
-        self._write(MODE, (MODE_CRC_A,))   # not read back: its reserved bits are the chip's
+        self._write(MODE, (MODE_CRC_A,))               # not read back: reserved bits
+        self._write(COLL, (BITWISE_ANTICOLLISION,))    # not read back: status bits
         values = self._read([register for register, _ in SETTINGS] + [VERSION])
         version = values[-1]
         if values[:-1] != bytes([value for _, value in SETTINGS]):
