@@ -31,7 +31,6 @@ FIFO_LEVEL = 0x0A
 CONTROL = 0x0C
 BIT_FRAMING = 0x0D
 COLL = 0x0E
-MODE = 0x11
 TX_CONTROL = 0x14
 TX_ASK = 0x15
 T_MODE = 0x2A
@@ -61,8 +60,8 @@ ANTENNA_OFF = 0x80
 
 # Set at probe and read back: the timer starts when a frame is sent (TAuto)
 # and times out after (20 + 1) ticks of 25 us = 525 us, six times the frame
-# delay time of an ISO 14443-A card; 100 % ASK. Then CRC preset 0x6363 and
-# bitwise anticollision.
+# delay time of an ISO 14443-A card; 100 % ASK. Then bitwise anticollision.
+# CRC_A is computed here, not by the chip.
 SETTINGS = (
     (T_MODE, 0x80),
     (T_PRESCALER, 0xA9),
@@ -70,7 +69,6 @@ SETTINGS = (
     (T_RELOAD_L, 20),
     (TX_ASK, 0x40),
 )
-MODE_CRC_A = 0x3D
 BITWISE_ANTICOLLISION = 0x00   # CollReg.ValuesAfterColl cleared: bits after a collision read 0
 
 # Version register values of real chips and of the clones sold on modules
@@ -126,8 +124,7 @@ class Mfrc522:
             raise ReaderFault("the chip stays in power-down after a soft reset")
         for register, value in SETTINGS:
             self._write(register, (value,))
-        self._write(MODE, (MODE_CRC_A,))               # not read back: reserved bits
-        self._write(COLL, (BITWISE_ANTICOLLISION,))    # not read back: status bits
+        self._write(COLL, (BITWISE_ANTICOLLISION,))   # not read back: status bits
         values = self._read([register for register, _ in SETTINGS] + [VERSION])
         version = values[-1]
         if values[:-1] != bytes([value for _, value in SETTINGS]):
