@@ -12,6 +12,7 @@ emulator; and the modelled time of a poll round of a 9-pad table at 1 MHz.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import random
 import statistics
@@ -153,12 +154,12 @@ def bench_readers() -> dict:
 
     figures = {"spi_hz": SPI_HZ, "overhead_us_per_transfer": OVERHEAD_US, "pads": PADS}
     for name, uid in [("empty", None)] + [("uid%d" % n, uid) for n, uid in BENCH_UIDS.items()]:
-        counted, timed = (_polls(ours, uid, timed, 1)[0] for timed in (False, True))
+        counted, modelled = _polls(ours, uid, False, 1)[0], _polls(ours, uid, True, 1)[0]
         figures["ours_%s_poll_transfers" % name] = counted["transfers"]
         figures["ours_%s_poll_bytes" % name] = counted["bytes"]
-        figures["ours_%s_poll_modelled_transfers" % name] = timed["transfers"]
-        figures["ours_%s_poll_modelled_us" % name] = round(timed["us"])
-        figures["ours_round_ms_%s" % name] = round(PADS * timed["us"] / 1e3, 1)
+        figures["ours_%s_poll_modelled_transfers" % name] = modelled["transfers"]
+        figures["ours_%s_poll_modelled_us" % name] = round(modelled["us"])
+        figures["ours_round_ms_%s" % name] = round(PADS * modelled["us"] / 1e3, 1)
     figures.update(_bench_package())
     return figures
 
@@ -180,11 +181,10 @@ def _polls(reader, uid: str | None, timed: bool, count: int) -> list[dict]:
 
 def _bench_package() -> dict:
     """Figures for the mfrc522 0.0.7 package (fake-rpi as RPi.GPIO), or a note when it is not installed."""
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):   # fake-rpi prints a warning when imported
-            import fake_rpi
-    except ImportError:
+    if importlib.util.find_spec("mfrc522") is None or importlib.util.find_spec("fake_rpi") is None:
         return {"mfrc522": "not measured: mfrc522 and fake-rpi are not installed (pip install cardtable[test])"}
+    with contextlib.redirect_stdout(io.StringIO()):   # fake-rpi prints a warning when imported
+        import fake_rpi
     from table.hardware.rfid.emulator import SpiBoard, installed
     from table.hardware.rfid.legacy import PackageReader
 
@@ -196,19 +196,23 @@ def _bench_package() -> dict:
         with installed(board, fake_rpi.RPi):
             return PackageReader("bench").poll
 
-    figures = {}
-    for timed in (False, True):
-        empty = _polls(package, None, timed, 1)[0]
-        left = _polls(package, BENCH_UIDS[4], timed, 10)   # a card left on the pad
-        read = next(cost for cost in left if cost["read"])
-        if timed:
-            figures["mfrc522_empty_poll_modelled_us"] = round(empty["us"])
-            figures["mfrc522_uid4_read_modelled_us"] = round(read["us"])
-            figures["mfrc522_round_ms_empty"] = round(PADS * empty["us"] / 1e3, 1)
-            figures["mfrc522_round_ms_uid4_left"] = round(PADS * statistics.mean(c["us"] for c in left) / 1e3, 1)
-        else:
-            figures["mfrc522_empty_poll_transfers"] = empty["transfers"]
-            figures["mfrc522_uid4_read_transfers"] = read["transfers"]
-            figures["mfrc522_uid4_left_transfers_per_poll"] = round(statistics.mean(c["transfers"] for c in left))
-            figures["mfrc522_uid4_left_reads_per_10_polls"] = sum(bool(c["read"]) for c in left)
+    def costs(timed: bool) -> tuple[dict, list[dict], dict]:
+        """An empty poll; ten polls of a card left on the pad; the first of them that read it."""
+        left = _polls(package, BENCH_UIDS[4], timed, 10)
+        return _polls(package, None, timed, 1)[0], left, next(cost for cost in left if cost["read"])
+
+    empty, left, read = costs(timed=False)
+    figures = {
+        "mfrc522_empty_poll_transfers": empty["transfers"],
+        "mfrc522_uid4_read_transfers": read["transfers"],
+        "mfrc522_uid4_left_transfers_per_poll": round(statistics.mean(cost["transfers"] for cost in left)),
+        "mfrc522_uid4_left_reads_per_10_polls": sum(bool(cost["read"]) for cost in left),
+    }
+    empty, left, read = costs(timed=True)
+    figures.update({
+        "mfrc522_empty_poll_modelled_us": round(empty["us"]),
+        "mfrc522_uid4_read_modelled_us": round(read["us"]),
+        "mfrc522_round_ms_empty": round(PADS * empty["us"] / 1e3, 1),
+        "mfrc522_round_ms_uid4_left": round(PADS * statistics.mean(cost["us"] for cost in left) / 1e3, 1),
+    })
     return figures
