@@ -21,17 +21,20 @@ def test_readers_on_every_chip_enable_and_on_gpio_chip_selects_read_only_their_o
     wiring = {"ce0.0": (0, 0, None), "ce0.1": (0, 1, None), "ce1.0": (1, 0, None), "ce1.1": (1, 1, None),
               "ce1.2": (1, 2, None), "gpio5": (0, 0, 5), "gpio6": (0, 0, 6), "spi1-gpio16": (1, 0, 16)}
     cards = {}
-    readers = []
+    chips, links, readers = [], [], []
     for n, (pad, (bus, device, cs)) in enumerate(wiring.items()):
         uid = "04%06X" % (n * 0x111111) if n % 2 else "04%012X" % (n * 0x10203040506)
         chip = EmulatedChip(EmulatedCard(uid))
+        chips.append(chip)
         if cs is None:
             board.wire(chip, bus, device)
         else:
             board.wire_gpio(chip, bus, factory.pin(cs))
         cards[pad] = uid
-        readers.append(SpiReader(pad, bus, device, cs_pin=cs, spi=board.spidev.SpiDev(), pin_factory=factory))
+        links.append(board.spidev.SpiDev())
+        readers.append(SpiReader(pad, bus, device, cs_pin=cs, spi=links[-1], pin_factory=factory))
     assert {reader.pad: reader.poll() for reader in readers} == cards
+    assert sum(spi.transfers for spi in links) == sum(chip.transfers for chip in chips)   # each reached only its chip
     for reader in readers:
         assert isinstance(reader, Reader) and reader.version == 0x92
         reader.close()

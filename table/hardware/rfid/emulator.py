@@ -474,6 +474,7 @@ class FakeSpiDev:
     """Stands in for `spidev.SpiDev`: the calls both drivers make, answered by the chips of a SpiBoard.
 
     With several chips selected at once their MISO bytes are ORed; with none, MISO reads 0.
+    `transfers` counts the transactions made through this object.
     """
 
     def __init__(self, board: SpiBoard, bus: int | None = None, device: int | None = None) -> None:
@@ -483,6 +484,7 @@ class FakeSpiDev:
         self.bits_per_word = 8
         self.no_cs = False
         self.link: tuple[int, int] | None = None
+        self.transfers = 0
         if bus is not None:
             self.open(bus, device)
 
@@ -497,6 +499,7 @@ class FakeSpiDev:
     def xfer2(self, values: list[int], *settings) -> list[int]:
         if self.link is None:
             raise OSError(9, "Bad file descriptor")
+        self.transfers += 1
         answer = [0] * len(values)
         for chip in self.board.selected(*self.link, self.no_cs):
             answer = [a | b for a, b in zip(answer, chip.transfer(bytes(values)))]

@@ -19,7 +19,7 @@ from table.hardware.rfid.mfrc522 import VERSION, VERSIONS
 class PackageReader:
     """One reader pad read by the `mfrc522` package, as its SimpleMFRC522.read_id_no_block does (REQA, anticollision).
 
-    `reset_pin` is a BOARD pin number, as the package wants it.
+    `reset_pin` is a BOARD pin number (22 is GPIO25), as the package wants it.
     """
 
     def __init__(self, pad: str, bus: int = 0, device: int = 0, reset_pin: int = 22, speed_hz: int = 1_000_000) -> None:
@@ -29,6 +29,7 @@ class PackageReader:
 
     @property
     def version(self) -> int:
+        """The chip's VersionReg, read now."""
         return self._chip.Read_MFRC522(VERSION)
 
     def poll(self) -> str | None:
