@@ -51,9 +51,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="add the rows of this CSV file to the registry (all or nothing) and stop")
 
     bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
-    bench.add_argument("what", choices=("engines", "pipeline"))
+    bench.add_argument("what", choices=("engines", "pipeline", "readers"))
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time spent on each measurement")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time spent on each measurement (engines, pipeline)")
 
     layout = commands.add_parser("layout", help="check a table layout, or print its wiring tables")
     layout.add_argument("action", choices=("check", "wiring"))
