@@ -1,0 +1,223 @@
+"""`cardtable doctor`: checks a table's hardware with a maker at hand and ends with a plain report.
+
+It finds each reader and reports its chip version, lights each seat in turn
+and asks for that seat's buttons, asks for a card on each pad, and lists what
+works and what does not. The maker answers with the table itself (buttons
+and cards), so a doctor needs no keyboard; whoever answers is a `Maker`: the
+console for a person, or an emulated hand in tests and `--emulated` runs.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, ReaderFailed
+from table.hardware.poller import ReaderPoller
+from table.hardware.ports import LightState, Reader, SeatLight
+from table.hardware.presence import PresenceTracker
+from table.layout import Layout
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """Asks the maker to press button `button` of seat `seat` (whose light is on)."""
+
+    seat: int
+    button: str
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat}: its light is on. Press its '{self.button}' button."
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Asks the maker to lay a tagged card on pad `pad`, then to take it away."""
+
+    pad: str
+    where: str
+
+    def __str__(self) -> str:
+        return f"Lay a card on pad '{self.pad}' ({self.where}), then take it away."
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One part checked: whether it works, and what was seen (what to do when it does not)."""
+
+    part: str
+    ok: bool
+    detail: str
+
+
+class Maker(Protocol):
+    """Whoever answers the doctor's requests at the table."""
+
+    def ask(self, request: Press | Place) -> None:
+        """Show (or carry out) one request; the doctor then watches the table for the answer."""
+        ...
+
+    def tell(self, text: str) -> None:
+        """Show a line of progress."""
+        ...
+
+
+class ConsoleMaker:
+    """A person at the table, reading the doctor's requests on the console."""
+
+    def __init__(self, write: Callable[[str], None] = print) -> None:
+        self.write = write
+
+    def ask(self, request: Press | Place) -> None:
+        self.write(f"-> {request}")
+
+    def tell(self, text: str) -> None:
+        self.write(text)
+
+
+class Doctor:
+    """Checks the readers, then each seat's light and buttons, then every pad, and reports.
+
+    `readers` and `lights` are the table's adapters (real or emulated), its
+    buttons publish ButtonDown on `bus`. Every wait for the maker ends after
+    `patience_s` seconds, which counts as a failure of that part.
+    """
+
+    def __init__(self, layout: Layout, readers: Mapping[str, Reader], lights: Mapping[int, SeatLight],
+                 bus: EventBus, maker: Maker, patience_s: float = 30.0) -> None:
+        self.layout = layout
+        self.readers = readers
+        self.lights = lights
+        self.bus = bus
+        self.maker = maker
+        self.patience_s = patience_s
+        self.poller = ReaderPoller(readers.values(), bus)
+        PresenceTracker(bus, layout.presence.place_after, layout.presence.remove_after)
+        self._seen: list = []
+        for kind in (ButtonDown, CardPlaced, CardRemoved, ReaderFailed):
+            bus.subscribe(kind, self._seen.append)
+
+    def run(self) -> list[Finding]:
+        """Every check, in order; the findings make the report."""
+        findings = [self._probe(pad, reader) for pad, reader in self.readers.items()]
+        deaf = {f.part.removeprefix("reader ") for f in findings if not f.ok}
+        for seat in self.layout.seats:
+            findings += self._seat(seat.number, [name for name, _ in seat.buttons])
+        for pad in self.layout.pads:
+            if pad not in deaf:
+                findings.append(self._pad(pad))
+        return findings
+
+    # ------------------------------------------------------------ checks
+
+    def _probe(self, pad: str, reader: Reader) -> Finding:
+        self.maker.tell(f"Reader of pad '{pad}'...")
+        if not reader.reset():
+            return Finding(f"reader {pad}", False, "no answer: check its power (3.3 V), SPI wires, chip select and "
+                                                   "that no other module holds MISO")
+        version = getattr(reader, "version", None)
+        detail = "answers" if version is None else f"MFRC522 version 0x{version:02X}"
+        return Finding(f"reader {pad}", True, detail)
+
+    def _seat(self, seat: int, buttons: list[str]) -> list[Finding]:
+        light = self.lights[seat]
+        light.show(LightState.YOUR_TURN)
+        findings = []
+        try:
+            for button in buttons:
+                self._seen.clear()
+                self.maker.ask(Press(seat, button))
+                pressed = self._wait(lambda e: isinstance(e, ButtonDown) and e.seat == seat and e.button == button)
+                if not pressed:
+                    stray = [e for e in self._seen if isinstance(e, ButtonDown)]
+                    hint = f"; a press came from seat {stray[0].seat} '{stray[0].button}' instead" if stray else ""
+                    findings.append(Finding(f"button seat {seat} '{button}'", False,
+                                            f"no press in {self.patience_s:g} s: check its pin and ground{hint}"))
+                else:
+                    findings.append(Finding(f"button seat {seat} '{button}'", True, "pressed"))
+            # A press while the light was on is the maker saying they saw it.
+            lit = any(f.ok for f in findings)
+            findings.insert(0, Finding(f"light seat {seat}", lit, "seen lit (a button was pressed while it was on)"
+                                       if lit else "not confirmed: no button of the seat was pressed while it was on"))
+        finally:
+            light.show(LightState.OFF)
+        return findings
+
+    def _pad(self, pad: str) -> Finding:
+        seat, _ = self.layout.pad_place(pad)
+        self._seen.clear()
+        self.maker.ask(Place(pad, "the centre" if seat is None else f"seat {seat}"))
+        placed = self._wait(lambda e: isinstance(e, (CardPlaced, ReaderFailed)) and e.pad == pad)
+        if isinstance(placed, ReaderFailed):
+            return Finding(f"pad {pad}", False, f"its reader failed while reading: {placed.reason}")
+        removed = placed and self._wait(lambda e: isinstance(e, CardRemoved) and e.pad == pad)
+        others = sorted({e.pad for e in self._seen if isinstance(e, CardPlaced) and e.pad != pad})
+        if placed is None:
+            hint = f"; pads {', '.join(others)} saw a card instead (wiring swapped, or cross-reading)" if others else ""
+            return Finding(f"pad {pad}", False, f"no card seen in {self.patience_s:g} s{hint}")
+        if not removed:
+            return Finding(f"pad {pad}", False, "the card was seen but never seen taken away")
+        if others:
+            return Finding(f"pad {pad}", False, f"card {placed.uid} read, but also by pads {', '.join(others)}: "
+                                                "too close (cross-reading) or shared chip select")
+        return Finding(f"pad {pad}", True, f"card {placed.uid} read")
+
+    # ------------------------------------------------------------ the table's loop
+
+    def _wait(self, wanted: Callable[[object], bool]):
+        """Poll the readers and deliver events until one is `wanted` (returned) or patience runs out (None).
+
+        Every event seen since the request stays in `_seen`, for hints.
+        """
+        deadline = time.monotonic() + self.patience_s
+        while time.monotonic() < deadline:
+            self.poller.poll_once()
+            self.bus.dispatch()
+            for event in self._seen:
+                if wanted(event):
+                    return event
+            time.sleep(self.layout.presence.poll_interval)
+        return None
+
+
+def report(findings: list[Finding]) -> str:
+    """The plain report: one line per part, then a summary."""
+    width = max(len(f.part) for f in findings)
+    lines = [f"{'OK ' if f.ok else 'BAD'}  {f.part:<{width}}  {f.detail}" for f in findings]
+    bad = sum(not f.ok for f in findings)
+    lines.append(f"{len(findings) - bad} of {len(findings)} parts work" + (f"; {bad} need attention." if bad else "."))
+    return "\n".join(lines)
+
+
+class HandMaker:
+    """A maker's hand without a person: carries out each request on emulated or simulated hardware.
+
+    `press(seat, button)` presses a button; `place(pad)` lays a card on a pad
+    and `lift(pad)` takes it away, which it does as soon as the doctor has
+    seen the card (so the run is deterministic, whatever the machine's speed).
+    Lines of progress go to `write`.
+    """
+
+    def __init__(self, bus: EventBus, press: Callable[[int, str], None], place: Callable[[str], None],
+                 lift: Callable[[str], None], write: Callable[[str], None] = print) -> None:
+        self._press, self._place, self._lift = press, place, lift
+        self.console = ConsoleMaker(write)
+        bus.subscribe(CardPlaced, self._on_placed)
+        self._holding: str | None = None
+
+    def ask(self, request: Press | Place) -> None:
+        self.console.ask(request)
+        if isinstance(request, Press):
+            self._press(request.seat, request.button)
+        else:
+            self._holding = request.pad
+            self._place(request.pad)
+
+    def tell(self, text: str) -> None:
+        self.console.tell(text)
+
+    def _on_placed(self, event: CardPlaced) -> None:
+        if event.pad == self._holding:
+            self._holding = None
+            self._lift(event.pad)

@@ -1,0 +1,98 @@
+"""cardtable doctor on simulated hardware: what works is reported as working, each fault is named."""
+from __future__ import annotations
+
+import pytest
+
+from table.doctor import Doctor, HandMaker, report
+from table.events import EventBus
+from table.hardware.lights import build_lights_and_buttons, press
+from table.hardware.pins import simulated_factories
+from table.hardware.ports import LightState
+from table.hardware.simulated import VirtualReader
+from table.layout import load_layout
+
+
+class Bench:
+    """A simulated table on the doctor's bench, and a hand that answers only what it can see.
+
+    The hand presses a seat's button only while that seat's light is on (the
+    maker sees it), and lays a card where `misplace` says (default: where asked).
+    """
+
+    def __init__(self, layout: str = "sim-6-single") -> None:
+        self.layout = load_layout(layout)
+        self.bus = EventBus()
+        self.readers = {pad: VirtualReader(pad) for pad in self.layout.pads}
+        self.factories = simulated_factories(self.layout)
+        self.lights, self.buttons = build_lights_and_buttons(self.layout, self.bus, self.factories)
+        self.dead_buttons: set[tuple[int, str]] = set()
+        self.misplace: dict[str, str] = {}
+        self.lines: list[str] = []
+        self.hand = HandMaker(self.bus, self.press, self.place, self.lift, self.lines.append)
+
+    def press(self, seat: int, button: str) -> None:
+        if self.lights[seat].state is LightState.OFF or (seat, button) in self.dead_buttons:
+            return
+        spec = self.layout.seats[seat - 1]
+        press(self.factories[spec.board], dict(spec.buttons)[button])
+
+    def place(self, pad: str) -> None:
+        self.readers[self.misplace.get(pad, pad)].place("04A1B2C3D4E5F6")
+
+    def lift(self, pad: str) -> None:
+        self.readers[self.misplace.get(pad, pad)].lift()
+
+    def run(self, patience_s: float = 5.0):
+        try:
+            return Doctor(self.layout, self.readers, self.lights, self.bus, self.hand, patience_s).run()
+        finally:
+            for light in self.lights.values():
+                light.close()
+            self.buttons.close()
+
+
+def by_part(findings):
+    return {f.part: f for f in findings}
+
+
+@pytest.mark.parametrize("layout", ["sim-6-single", "sim-6-slots"])
+def test_a_sound_table_is_reported_working_part_by_part(layout):
+    bench = Bench(layout)
+    findings = bench.run()
+    parts = by_part(findings)
+    spec = bench.layout
+    assert set(parts) == ({f"reader {p}" for p in spec.pads} | {f"pad {p}" for p in spec.pads}
+                          | {f"light seat {s.number}" for s in spec.seats}
+                          | {f"button seat {s.number} '{b}'" for s in spec.seats for b, _ in s.buttons})
+    assert all(f.ok for f in findings), report(findings)
+    assert all(light.state is LightState.OFF for light in bench.lights.values())   # each seat lit in turn, then off
+    assert report(findings).endswith(f"{len(findings)} of {len(findings)} parts work.")
+    assert any("Press its 'ok' button" in line for line in bench.lines)
+
+
+def test_a_dead_reader_is_named_and_its_pad_is_not_asked_for():
+    bench = Bench()
+    bench.readers["seat3"].broken = True
+    parts = by_part(bench.run())
+    assert not parts["reader seat3"].ok and "no answer" in parts["reader seat3"].detail
+    assert "pad seat3" not in parts
+    assert all(f.ok for name, f in parts.items() if name != "reader seat3")
+
+
+def test_a_dead_button_fails_alone_and_a_seat_with_no_working_button_leaves_its_light_unconfirmed():
+    bench = Bench()
+    bench.dead_buttons = {(2, "next"), (5, "next"), (5, "ok")}
+    parts = by_part(bench.run(patience_s=0.3))
+    bad = sorted(name for name, f in parts.items() if not f.ok)
+    assert bad == ["button seat 2 'next'", "button seat 5 'next'", "button seat 5 'ok'", "light seat 5"]
+    assert "no press in 0.3 s" in parts["button seat 2 'next'"].detail
+
+
+def test_a_card_read_by_the_wrong_pad_points_at_the_wiring():
+    bench = Bench()
+    bench.misplace = {"seat1": "seat4", "seat4": "seat1"}   # two readers' chip selects swapped
+    parts = by_part(bench.run(patience_s=0.5))
+    for pad, other in (("seat1", "seat4"), ("seat4", "seat1")):
+        assert not parts[f"pad {pad}"].ok
+        assert f"pads {other} saw a card instead" in parts[f"pad {pad}"].detail
+    assert report(list(parts.values())).endswith("; 2 need attention.")
