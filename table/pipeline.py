@@ -5,14 +5,9 @@ reads `session.table_view()`. Only the adapters passed in differ.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping
-
-from gpiozero.pins import Factory as PinFactory
-
 from table.events import EventBus
-from table.hardware.lights import build_lights_and_buttons
+from table.hardware.build import Builder
 from table.hardware.poller import ReaderPoller
-from table.hardware.ports import Reader
 from table.hardware.presence import PresenceTracker
 from table.layout import Layout
 from table.session.faults import ReaderFaults
@@ -25,15 +20,15 @@ from table.storage.registry import TagRegistry
 class Table:
     """The pipeline of one table, wired on one bus."""
 
-    def __init__(self, layout: Layout, readers: Iterable[Reader], factories: Mapping[str, PinFactory],
-                 registry: TagRegistry, journal: Journal, game: str = "feira-torio",
-                 place_after: int = 2, remove_after: int = 6) -> None:
+    def __init__(self, layout: Layout, hardware: Builder, registry: TagRegistry, journal: Journal,
+                 game: str = "feira-torio") -> None:
         self.layout = layout
         self.bus = EventBus()
-        self.poller = ReaderPoller(readers, self.bus)
-        self.presence = PresenceTracker(self.bus, place_after, remove_after)
+        self.hardware = hardware(self.bus)
+        self.lights = self.hardware.lights
+        self.poller = ReaderPoller(self.hardware.readers.values(), self.bus)
+        self.presence = PresenceTracker(self.bus, layout.presence.place_after, layout.presence.remove_after)
         self.session = TableSession(layout, registry, journal, self.bus, game)
-        self.lights, self.buttons = build_lights_and_buttons(layout, self.bus, dict(factories))
         self.faults = ReaderFaults(layout, self.bus)
         self.light_view = SeatLightsView(self.session, self.faults, self.lights, self.bus)
 
@@ -50,6 +45,4 @@ class Table:
         return view
 
     def close(self) -> None:
-        for light in self.lights.values():
-            light.close()
-        self.buttons.close()
+        self.hardware.close()

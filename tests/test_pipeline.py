@@ -12,7 +12,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 import pytest
 
-from table.events import Accepted, CardPlaced, CardRemoved, Refused
+from table.events import Accepted, CardPlaced, CardRemoved, ReaderDead, ReaderFailed, ReaderRecovered, Refused
 from table.hardware import lights as lights_module
 from table.hardware.looks import LOOKS, Pattern
 from table.hardware.ports import LightState
@@ -197,25 +197,26 @@ def test_the_final_frames_render_from_the_table_view(whole_game, tmp_path):
     assert (tmp_path / "winner-en.png").stat().st_size > 0
 
 
-def play_seeded(layout: str, seed: int, noise: Noise) -> tuple[dict, list, list]:
+def play_seeded(layout: str, seed: int, noise: Noise = Noise(), seats=(1, 2, 4, 6),
+                emulate: bool = False) -> tuple[dict, list, list]:
     """A seeded bot game; its final public view, its journal, and every phantom or lost card report."""
     journal = Journal()
-    sim = SimulatedTable(load_layout(layout), journal, noise=noise, seed=seed)
+    sim = SimulatedTable(load_layout(layout), journal, noise=noise, seed=seed, emulate=emulate)
     wrong_placed, lost = [], []
 
     def on_placed(event: CardPlaced) -> None:
         # the poll that decided it and this dispatch happen with no hand moving in between
-        if sim.readers[event.pad].card != event.uid:
+        if sim.pads[event.pad].card != event.uid:
             wrong_placed.append(event)
 
     def on_removed(event: CardRemoved) -> None:
-        if sim.readers[event.pad].card == event.uid:
+        if sim.pads[event.pad].card == event.uid:
             lost.append(event)
 
     sim.table.bus.subscribe(CardPlaced, on_placed)
     sim.table.bus.subscribe(CardRemoved, on_removed)
     try:
-        players = FeiraTorioPlayers(sim, [1, 2, 4, 6], random.Random(seed))
+        players = FeiraTorioPlayers(sim, list(seats), random.Random(seed))
         players.join_and_start()
         final = players.play()
         entries = [(kind, data) for _, kind, data in journal.entries()]
@@ -239,6 +240,14 @@ def test_a_game_on_noisy_readers_ends_as_the_same_game_on_clean_readers(layout):
     # then placed again; the session treats the re-read as no act, which the equal journals show)
 
 
+def test_a_game_read_by_the_real_driver_from_emulated_chips_is_the_game_played_on_virtual_readers():
+    """pi-4-seat: five MFRC522 on SPI0 with GPIO chip selects, read by our driver through the fake spidev."""
+    virtual, virtual_journal, wrong, lost = play_seeded("pi-4-seat", 3, seats=(1, 2, 3, 4))
+    chips, chips_journal, wrong, lost = play_seeded("pi-4-seat", 3, seats=(1, 2, 3, 4), emulate=True)
+    assert chips["phase"] == "over" and chips_journal == virtual_journal
+    assert wrong == [] and lost == []
+
+
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_dead_reader_shows_on_its_seat_light_and_on_screen_and_recovers_without_phantom_cards(tmp_path, lang):
     sim = SimulatedTable(load_layout(SINGLE), seed=6)
@@ -252,7 +261,7 @@ def test_a_dead_reader_shows_on_its_seat_light_and_on_screen_and_recovers_withou
         sim.put("seat2", "VA04")                                 # seat 2 joins and leaves its card there
         assert light(sim, 2) == LightState.LOCKED
         cards.clear()
-        sim.readers["seat2"].broken = True
+        sim.pads["seat2"].broken = True
         sim._until(lambda: sim.table.faults.pads.get("seat2") == "dead", "seat 2's reader dead")
         assert light(sim, 2) == LightState.FAULT and pins(sim, 2) == pytest.approx(LOOKS[LightState.FAULT].colour)
         assert [light(sim, s) for s in (1, 3)] == [LightState.LOCKED] * 2
@@ -261,12 +270,35 @@ def test_a_dead_reader_shows_on_its_seat_light_and_on_screen_and_recovers_withou
         frame = screen.render(view, "lobby")
         pygame.image.save(frame, tmp_path / f"dead-reader-{lang}.png")
         assert frame.get_at((640, 20))[:3] == draw_module.FAULT   # the banner across the title bar
-        sim.readers["seat2"].broken = False
+        sim.pads["seat2"].broken = False
         sim._until(lambda: not sim.table.faults.pads, "seat 2's reader back")
         assert light(sim, 2) == LightState.LOCKED and sim.table.table_view()["faults"] == []
         assert screen.render(sim.table.table_view(), "lobby").get_at((640, 20))[:3] != draw_module.FAULT
         for _ in range(20):
             sim.table.step()
         assert cards == [] and sim.on_pad["seat2"] == sim.uid("VA04")   # no phantom removal or second placing
+    finally:
+        sim.close()
+
+
+@pytest.mark.parametrize("cure", ["soft", "hard"])
+def test_a_deaf_chip_under_a_seat_is_nursed_by_the_health_loop_without_touching_the_game(cure):
+    """pi-4-seat has no reset line: a chip only a hard reset cures stays dead, one a soft reset cures comes back."""
+    sim = SimulatedTable(load_layout("pi-4-seat"), emulate=True)
+    events: list = []
+    for kind in (CardPlaced, CardRemoved, ReaderFailed, ReaderDead, ReaderRecovered):
+        sim.table.bus.subscribe(kind, events.append)
+    try:
+        sim.put("seat2", "VA04")                        # seat 2 joins, its card stays on the pad
+        events.clear()
+        sim.table.hardware.chips["seat2"].go_deaf(0xFF, until=cure)
+        for _ in range(100):
+            sim.table.step()
+        kinds = [type(e) for e in events]
+        if cure == "soft":
+            assert kinds == [ReaderFailed, ReaderRecovered] and light(sim, 2) == LightState.LOCKED
+        else:
+            assert kinds == [ReaderFailed, ReaderDead] and light(sim, 2) == LightState.FAULT
+        assert sim.session.occupied["seat2"] == sim.uid("VA04") and sim.session.joined == [2]
     finally:
         sim.close()

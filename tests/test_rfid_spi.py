@@ -6,7 +6,7 @@ from gpiozero.pins.mock import MockFactory
 
 from table.hardware.ports import Reader, ReaderFault
 from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, SpiBoard
-from table.hardware.rfid.spi import SpiReader
+from table.hardware.rfid.spi import ResetLine, SpiReader
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def test_a_deaf_chip_comes_back_through_its_reset_pin(factory):
     board = SpiBoard()
     chip = board.wire(EmulatedChip(EmulatedCard("04A1B2C3")), 0, 0)
     chip.wire_reset_pin(factory.pin(25))
-    reader = SpiReader("p", 0, 0, reset_pin=25, spi=board.spidev.SpiDev(), pin_factory=factory)
+    reader = SpiReader("p", 0, 0, reset=ResetLine(25, factory), spi=board.spidev.SpiDev(), pin_factory=factory)
     assert reader.poll() == "04A1B2C3"
     chip.go_deaf(0xFF, until="hard")
     with pytest.raises(ReaderFault):
@@ -82,8 +82,21 @@ def test_a_deaf_chip_comes_back_through_its_reset_pin(factory):
 def test_closing_switches_the_antenna_off_and_releases_the_pins(factory):
     board = SpiBoard()
     chip = board.wire_gpio(EmulatedChip(), 1, factory.pin(16))
-    reader = SpiReader("p", 1, cs_pin=16, reset_pin=26, spi=board.spidev.SpiDev(), pin_factory=factory)
+    reader = SpiReader("p", 1, cs_pin=16, spi=board.spidev.SpiDev(), pin_factory=factory)
     chip.transfer(bytes([0x14 << 1, 0x83]))   # antenna on, as a crash mid-poll would leave it
     reader.close()
     assert not chip.field
-    SpiReader("again", 1, cs_pin=16, reset_pin=26, spi=board.spidev.SpiDev(), pin_factory=factory).close()
+    SpiReader("again", 1, cs_pin=16, spi=board.spidev.SpiDev(), pin_factory=factory).close()
+
+
+def test_an_spi_device_error_is_a_reader_fault_and_the_reader_comes_back_after_it(factory):
+    board = SpiBoard()
+    board.wire(EmulatedChip(EmulatedCard("04A1B2C3")), 0, 1)
+    spi = board.spidev.SpiDev()
+    reader = SpiReader("p", 0, 1, spi=spi)
+    spi.close()                                   # the device went away under the reader
+    with pytest.raises(ReaderFault, match="SPI0"):
+        reader.poll()
+    assert not reader.reset()
+    spi.open(0, 1)
+    assert reader.reset() and reader.poll() == "04A1B2C3"

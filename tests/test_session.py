@@ -376,7 +376,7 @@ def sim_table(layout: str, **kw) -> SimulatedTable:
 
 def sim_put_uid(sim: SimulatedTable, pad: str, uid: str) -> None:
     """Lay a raw tag on a virtual reader and poll until the table has seen it."""
-    sim.readers[pad].place(uid)
+    sim.pads[pad].place(uid)
     sim._until(lambda: sim.on_pad.get(pad) == uid, f"{uid} on {pad}")
 
 
@@ -896,7 +896,7 @@ def restart_with_cards_on_pads(tmp_path, done, seed: int):
         sim.press(1, "ok")
         sim_play_until(sim, random.Random(seed), done)
         before = (sim.session.public(), entry_count(journal))
-        lying = {pad: reader.card for pad, reader in sim.readers.items() if reader.card}
+        lying = {pad: reader.card for pad, reader in sim.pads.items() if reader.card}
     finally:
         sim.close()
         journal.close()
@@ -908,12 +908,12 @@ def restart_with_cards_on_pads(tmp_path, done, seed: int):
     try:
         assert (again.session.public(), entry_count(journal)) == before
         for pad, uid in lying.items():
-            again.readers[pad].place(uid)
+            again.pads[pad].place(uid)
         for _ in range(10):
             again.table.step()
         gate = [again.session.clearing]
         for pad in lying:
-            again.readers[pad].lift()
+            again.pads[pad].lift()
         for _ in range(10):
             again.table.step()
         gate.append(again.session.clearing)

@@ -180,7 +180,7 @@ def test_a_whole_game_through_the_window(layout, lang, out):
     assert window.page == ("lobby", None) and window.world.hands == {}
     key(window, pygame.K_s)                                   # and a new game with the same seats
     assert window.page == ("table", None) and state(window).hand == 1
-    assert not any(r.card for r in window.sim.readers.values())
+    assert not any(r.card for r in window.sim.pads.values())
     window.close()
 
 

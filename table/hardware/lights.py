@@ -6,7 +6,7 @@ The factories come from `table.hardware.pins`: lgpio's on the Pi, one
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
 from gpiozero import Button, RGBLED
 from gpiozero.pins import Factory as PinFactory
@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory
 from table.events import ButtonDown, EventBus
 from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern
 from table.hardware.ports import LightState
-from table.layout import Layout
+from table.layout import Layout, Seat
 
 BOUNCE_S = 0.05      # button debounce on real pins (mock pins ignore it)
 
@@ -83,16 +83,16 @@ def _publisher(bus: EventBus, seat: int, name: str) -> Callable[[], None]:
 
 
 class Buttons:
-    """The seat buttons of a layout; each press publishes ButtonDown(seat, name) on the bus.
+    """The buttons of some seats; each press publishes ButtonDown(seat, name) on the bus.
 
     gpiozero calls `when_pressed` on its own thread (on mock pins, on the
     thread that drives the pin); `EventBus.publish` is safe from any thread.
     """
 
-    def __init__(self, layout: Layout, bus: EventBus, factories: dict[str, PinFactory],
+    def __init__(self, seats: Iterable[Seat], bus: EventBus, factories: Mapping[str, PinFactory],
                  bounce_time: float | None = BOUNCE_S) -> None:
         self._buttons: list[Button] = []
-        for seat in layout.seats:
+        for seat in seats:
             for name, pin in seat.buttons:
                 button = Button(pin, pin_factory=factories[seat.board], bounce_time=bounce_time)
                 button.when_pressed = _publisher(bus, seat.number, name)
@@ -104,13 +104,14 @@ class Buttons:
             button.close()
 
 
-def build_lights_and_buttons(layout: Layout, bus: EventBus, factories: dict[str, PinFactory]
-                             ) -> tuple[dict[int, GpioSeatLight], Buttons]:
-    """The light of every seat (by seat number) and all seat buttons, each on its seat's board."""
+def build_lights_and_buttons(layout: Layout, bus: EventBus, factories: Mapping[str, PinFactory],
+                             seats: Iterable[Seat] | None = None) -> tuple[dict[int, GpioSeatLight], Buttons]:
+    """The light (by seat number) and buttons of `seats` (default: every seat), each on its seat's board."""
+    seats = tuple(layout.seats if seats is None else seats)
     lights = {seat.number: GpioSeatLight(*seat.light, active_high=not layout.common_anode,
                                          pin_factory=factories[seat.board])
-              for seat in layout.seats}
-    return lights, Buttons(layout, bus, factories)
+              for seat in seats}
+    return lights, Buttons(seats, bus, factories)
 
 
 def press(factory: MockFactory, pin: int) -> None:

@@ -78,7 +78,7 @@ class FeiraTorioWorld:
 
     def staff(self) -> bool:
         """Staff tap the staff card on a free pad, the centre first: starts a game, or ends a finished one."""
-        pad = next(p for p in self.layout.centre + self.layout.pads if self.sim.readers[p].card is None)
+        pad = next(p for p in self.layout.centre + self.layout.pads if self.sim.pads[p].card is None)
         return self._act(lambda: self.sim.tap(pad, STAFF_CARD))
 
     def turn_up_lot(self) -> bool:
@@ -90,7 +90,7 @@ class FeiraTorioWorld:
             raise CannotDo("sim_pile_empty")
         if len(centre) > 1 and state is not None:
             centre = tuple(pad for pad, lot in zip(centre, state.lots) if lot is None)
-        free = [pad for pad in centre if self.sim.readers[pad].card is None]
+        free = [pad for pad in centre if self.sim.pads[pad].card is None]
         if not free:
             raise CannotDo("sim_no_free_pad")
         return self._lay(self.pile.pop(), free[0], self.pile)
@@ -144,7 +144,7 @@ class FeiraTorioWorld:
 
     def _gather(self, deal: bool) -> None:
         """Everyone hands every card back (off the pads too); then the dealer deals if asked."""
-        if any(reader.card for reader in self.sim.readers.values()):
+        if any(reader.card for reader in self.sim.pads.values()):
             self.sim.clear()
         self.hands, self.pile, self.table = {}, [], []
         if deal:

@@ -1,12 +1,10 @@
 """A table built entirely from simulated hardware, with the hands that place cards on it."""
 from __future__ import annotations
 
-import random
-
 from table.assets import deck_data
+from table.hardware.build import ChipPad, emulated, simulated
 from table.hardware.lights import press
-from table.hardware.pins import simulated_factories
-from table.hardware.simulated import Noise, VirtualReader
+from table.hardware.simulated import Noise
 from table.layout import Layout
 from table.pipeline import Table
 from table.storage.journal import Journal
@@ -16,16 +14,25 @@ PATIENCE = 200   # polls a simulated hand waits for the table to see a card come
 
 
 class SimulatedTable:
-    """A `Table` on virtual readers and mock pins, and the physical acts of placing cards and pressing buttons."""
+    """A `Table` on simulated (or emulated) hardware, and the physical acts of placing cards and pressing buttons.
+
+    Simulated: virtual readers. Emulated (`emulate=True`, a layout wired to
+    the Pi): the real MFRC522 driver reads emulated chips. Either way
+    `pads[pad]` is what a hand lays tags on (place, lift, card) and the
+    buttons are gpiozero mock pins.
+    """
 
     def __init__(self, layout: Layout, journal: Journal | None = None, registry: TagRegistry | None = None,
-                 game: str = "feira-torio", noise: Noise = Noise(), seed: int = 0) -> None:
+                 game: str = "feira-torio", noise: Noise = Noise(), seed: int = 0, emulate: bool = False) -> None:
         self.game = game
         self.registry = registry or TagRegistry()
         enrol_simulated(self.registry, game, [c["id"] for c in deck_data(game)["cards"]])
-        self.readers = {pad: VirtualReader(pad, noise, random.Random(f"{seed}/{pad}")) for pad in layout.pads}
-        self.factories = simulated_factories(layout)
-        self.table = Table(layout, self.readers.values(), self.factories, self.registry, journal or Journal(), game)
+        hardware = emulated(layout) if emulate else simulated(layout, noise, seed)
+        self.table = Table(layout, hardware, self.registry, journal or Journal(), game)
+        chips = self.table.hardware.chips
+        self.pads = {pad: ChipPad(chips[pad]) for pad in chips} if emulate else self.table.hardware.readers
+        self.factories = self.table.hardware.factories
+
     @property
     def session(self):
         return self.table.session
@@ -43,18 +50,18 @@ class SimulatedTable:
     def put(self, pad: str, card: str) -> None:
         """Lay a card on a pad and hold it there until the table has seen it."""
         uid = self.uid(card)
-        self.readers[pad].place(uid)
+        self.pads[pad].place(uid)
         self._until(lambda: self.on_pad.get(pad) == uid, f"{card} on {pad}")
 
     def lift(self, pad: str) -> None:
         """Take the card off a pad and wait until the table has seen it go."""
-        self.readers[pad].lift()
+        self.pads[pad].lift()
         self._until(lambda: pad not in self.on_pad, f"lift from {pad}")
 
     def clear(self) -> None:
         """Take every card off every pad at once, as players do after a reveal."""
-        for reader in self.readers.values():
-            reader.lift()
+        for pad in self.pads.values():
+            pad.lift()
         self._until(lambda: not self.on_pad, "every pad cleared")
 
     def tap(self, pad: str, card: str) -> None:

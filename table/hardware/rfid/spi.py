@@ -5,25 +5,45 @@ import time
 
 from gpiozero import DigitalOutputDevice
 
+from table.hardware.ports import ReaderFault
 from table.hardware.rfid.mfrc522 import Mfrc522
 
 RESET_LOW_S = 0.001   # the datasheet asks for 100 ns; a millisecond is sure
 STARTUP_S = 0.05      # oscillator start-up after reset, with a wide margin
 
 
+class ResetLine:
+    """A GPIO wired to the NRSTPD pin of one or more readers: a pulse low hard-resets them all."""
+
+    def __init__(self, pin: int | str, pin_factory=None) -> None:
+        self._pin = DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory)
+
+    def pulse(self) -> None:
+        self._pin.off()
+        time.sleep(RESET_LOW_S)
+        self._pin.on()
+        time.sleep(STARTUP_S)
+
+    def close(self) -> None:
+        self._pin.close()
+
+
 class SpiReader:
     """One reader pad: an MFRC522 on SPI bus `bus` (SPI0: CE0-CE1, SPI1: CE0-CE2), our driver.
 
     With `cs_pin` the chip select is that GPIO (driven low around each
-    transfer) and spidev is opened on `device` with no_cs. `reset_pin` is
-    the GPIO wired to the chip's NRSTPD, for hard resets. `spi` is a
+    transfer) and spidev is opened on `device` with no_cs. `reset` is the
+    ResetLine wired to the chip's NRSTPD, for hard resets (readers sharing a
+    line share one ResetLine; the others fault once after a pulse and the
+    health loop sets them up again). `spi` is a
     spidev.SpiDev-like object (a FakeSpiDev in tests); `pin_factory` is
     gpiozero's (MockFactory in tests).
     """
 
     def __init__(self, pad: str, bus: int, device: int = 0, cs_pin: int | str | None = None,
-                 reset_pin: int | str | None = None, speed_hz: int = 1_000_000, spi=None, pin_factory=None) -> None:
+                 reset: ResetLine | None = None, speed_hz: int = 1_000_000, spi=None, pin_factory=None) -> None:
         self.pad = pad
+        self._bus = bus
         if spi is None:
             import spidev
             spi = spidev.SpiDev()
@@ -33,8 +53,7 @@ class SpiReader:
         spi.no_cs = cs_pin is not None
         self._spi = spi
         self._cs = None if cs_pin is None else DigitalOutputDevice(cs_pin, active_high=False, pin_factory=pin_factory)
-        self._reset = None if reset_pin is None else DigitalOutputDevice(reset_pin, initial_value=True, pin_factory=pin_factory)
-        self._chip = Mfrc522(self._transfer, None if self._reset is None else self._pulse_reset)
+        self._chip = Mfrc522(self._transfer, None if reset is None else reset.pulse)
         self._chip.reset()   # a reader that does not answer now raises ReaderFault at its first poll
 
     @property
@@ -54,21 +73,17 @@ class SpiReader:
     def close(self) -> None:
         self._chip.antenna_off()
         self._spi.close()
-        for pin in (self._cs, self._reset):
-            if pin is not None:
-                pin.close()
+        if self._cs is not None:
+            self._cs.close()
 
     def _transfer(self, data: bytes) -> bytes:
-        if self._cs is None:
-            return bytes(self._spi.xfer2(list(data)))
-        self._cs.on()
+        """One SPI transaction; an I/O error of the SPI device is a fault of this reader."""
+        if self._cs is not None:
+            self._cs.on()
         try:
             return bytes(self._spi.xfer2(list(data)))
+        except OSError as error:
+            raise ReaderFault(f"SPI{self._bus}: {error}") from None
         finally:
-            self._cs.off()
-
-    def _pulse_reset(self) -> None:
-        self._reset.off()
-        time.sleep(RESET_LOW_S)
-        self._reset.on()
-        time.sleep(STARTUP_S)
+            if self._cs is not None:
+                self._cs.off()

@@ -1,0 +1,165 @@
+"""A table's hardware adapters, built from its layout: simulated, emulated or real.
+
+Whatever the kind, a `Hardware` has one Reader per pad and one SeatLight per
+seat, and its seat buttons publish ButtonDown on the table's bus; the table
+cannot tell the kinds apart.
+
+- simulated: virtual readers (cards placed by code) and gpiozero mock pins;
+- emulated: our MFRC522 driver (or the mfrc522 package) over the register-level
+  emulator behind a fake spidev, chip selects and reset lines on mock pins, so
+  the real driver code runs and tests can place cards or break chips;
+- real: spidev and the lgpio pin factory on the Pi.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpiozero.pins import Factory as PinFactory
+
+from table.events import EventBus
+from table.hardware.lights import build_lights_and_buttons
+from table.hardware.pins import pin_factories, simulated_factories
+from table.hardware.ports import Reader, SeatLight
+from table.hardware.simulated import Noise, VirtualReader
+from table.layout import PI, Layout, Wiring
+
+
+@dataclass
+class Hardware:
+    """The adapters of one table, and what to close when it stops."""
+
+    readers: dict[str, Reader]
+    lights: dict[int, SeatLight]
+    factories: dict[str, PinFactory]      # per board whose pins gpiozero drives (mock pins: press buttons)
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    chips: dict = field(default_factory=dict)   # emulated hardware only: pad -> EmulatedChip
+
+    def close(self) -> None:
+        for close in reversed(self.closers):
+            close()
+
+
+Builder = Callable[[EventBus], Hardware]
+
+
+def simulated(layout: Layout, noise: Noise = Noise(), seed: int = 0) -> Builder:
+    """Virtual readers and mock pins, every board included."""
+    def build(bus: EventBus) -> Hardware:
+        readers = {pad: VirtualReader(pad, noise, random.Random(f"{seed}/{pad}")) for pad in layout.pads}
+        return _with_lights(layout, bus, readers, simulated_factories(layout), layout.seats)
+    return build
+
+
+def emulated(layout: Layout, board=None) -> Builder:
+    """The layout's Pi-wired readers as emulated chips on `board` (a new SpiBoard by default), mock pins.
+
+    Every pad must be wired to the Pi. `Hardware.chips` (pad -> EmulatedChip)
+    lets the caller place cards and inject faults.
+    """
+    from table.hardware.rfid.emulator import EmulatedChip, SpiBoard
+
+    def build(bus: EventBus) -> Hardware:
+        _refuse_hubs(layout, "emulated")
+        spi = board or SpiBoard()
+        factories = simulated_factories(layout)
+        pins = factories[PI]
+        chips = {}
+        for wiring in layout.wiring:
+            chip = chips[wiring.pad] = EmulatedChip()
+            if wiring.cs is None:
+                spi.wire(chip, wiring.bus, wiring.ce)
+            else:
+                spi.wire_gpio(chip, wiring.bus, pins.pin(wiring.cs))
+            if wiring.reset is not None:
+                chip.wire_reset_pin(pins.pin(wiring.reset))
+        if layout.reader != "mfrc522":
+            raise NotImplementedError(f"the emulated table runs our driver only, not {layout.reader!r}")
+        hardware = _pi_readers(layout, bus, factories, spi.spidev)
+        hardware.chips = chips
+        return hardware
+    return build
+
+
+class ChipPad:
+    """The pad over an emulated chip, as a hand sees it: lay a tag (by UID) on it, lift it; like a VirtualReader."""
+
+    def __init__(self, chip) -> None:
+        self.chip = chip
+        self._tag = None
+
+    @property
+    def card(self) -> str | None:
+        """The UID of the tag on the pad, if any."""
+        return None if self._tag is None else self._tag.uid.hex().upper()
+
+    def place(self, uid: str) -> None:
+        from table.hardware.rfid.emulator import EmulatedCard
+        self.lift()
+        self._tag = EmulatedCard(uid)
+        self.chip.place(self._tag)
+
+    def lift(self) -> None:
+        if self._tag is not None:
+            self.chip.lift(self._tag)
+            self._tag = None
+
+
+def real(layout: Layout) -> Builder:
+    """The table's own readers, lights and buttons on this Raspberry Pi."""
+    def build(bus: EventBus) -> Hardware:
+        _refuse_hubs(layout, "real")
+        import spidev
+        return _pi_readers(layout, bus, pin_factories(layout, simulated=False), spidev)
+    return build
+
+
+def _refuse_hubs(layout: Layout, kind: str) -> None:
+    if layout.hubs:
+        raise NotImplementedError(f"{kind} seat hubs are not wired into the table yet (layout {layout.name!r})")
+
+
+def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory], spidev) -> Hardware:
+    """Readers wired to the Pi's SPI buses (our driver or the mfrc522 package), then the lights and buttons."""
+    from table.hardware.rfid.spi import ResetLine, SpiReader
+
+    closers: list[Callable[[], None]] = []
+    pins = factories[PI]
+    lines: dict[int, ResetLine] = {}
+    readers: dict[str, Reader] = {}
+    try:
+        for wiring in layout.wiring:
+            if layout.reader == "mfrc522-legacy":
+                readers[wiring.pad] = _legacy_reader(wiring)
+            else:
+                line = None
+                if wiring.reset is not None:
+                    if wiring.reset not in lines:
+                        lines[wiring.reset] = ResetLine(wiring.reset, pins)
+                        closers.append(lines[wiring.reset].close)
+                    line = lines[wiring.reset]
+                readers[wiring.pad] = SpiReader(wiring.pad, wiring.bus, wiring.ce or 0, wiring.cs, line,
+                                                spi=spidev.SpiDev(), pin_factory=pins)
+            closers.append(readers[wiring.pad].close)
+        hardware = _with_lights(layout, bus, readers, factories, layout.seats)
+    except BaseException:
+        for close in reversed(closers):
+            close()
+        raise
+    hardware.closers[:0] = closers
+    return hardware
+
+
+def _legacy_reader(wiring: Wiring) -> Reader:
+    from table.hardware.rfid.legacy import PackageReader
+    from table.hardware.boards import PI_HEADER
+    kwargs = {} if wiring.reset is None else {"reset_pin": PI_HEADER[wiring.reset]}
+    return PackageReader(wiring.pad, wiring.bus, wiring.ce, **kwargs)
+
+
+def _with_lights(layout: Layout, bus: EventBus, readers: dict[str, Reader], factories: dict[str, PinFactory],
+                 seats) -> Hardware:
+    lights, buttons = build_lights_and_buttons(layout, bus, factories, seats)
+    closers = [light.close for light in lights.values()] + [buttons.close]
+    return Hardware(readers, dict(lights), factories, closers)
