@@ -1,4 +1,4 @@
-"""The `cardtable` command: run the table, play a demo, tag a deck, replay a journal, benchmark."""
+"""The `cardtable` command: run the table, play a demo, tag a deck, check the hardware, replay a journal, benchmark."""
 from __future__ import annotations
 
 import argparse
@@ -9,6 +9,7 @@ from pathlib import Path
 
 DEFAULT_JOURNAL = Path(os.environ.get("CARDTABLE_STATE", Path.home() / ".local/state/cardtable")) / "journal.sqlite"
 DEFAULT_REGISTRY = DEFAULT_JOURNAL.parent / "registry.sqlite"
+DEFAULT_LAYOUT = os.environ.get("CARDTABLE_LAYOUT", "sim-6-single")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,7 +17,8 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run the table (the simulated table when there is no table hardware)")
-    run.add_argument("--layout", default="sim-6-single", help="table layout: a file or a name in hardware/layouts")
+    run.add_argument("--layout", default=DEFAULT_LAYOUT,
+                     help="table layout: a file or a name in hardware/layouts (default: $CARDTABLE_LAYOUT or sim-6-single)")
     run.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL, help="journal file (resumed if it exists)")
     run.add_argument("--lang", choices=("fr", "en"), default="fr")
     run.add_argument("--fullscreen", action="store_true")
@@ -55,6 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=float, default=2.0, help="time spent on each measurement (engines, pipeline)")
 
+    doctor = commands.add_parser("doctor", help="check every reader, light, button and pad of the table; "
+                                 "exit status 1 when anything fails")
+    doctor.add_argument("--layout", default=DEFAULT_LAYOUT, help="table layout (default: as for run)")
+    doctor.add_argument("--emulated", action="store_true",
+                        help="run on emulated readers and mock pins, answered by an emulated hand")
+    doctor.add_argument("--break", dest="broken", action="append", default=[], metavar="PAD",
+                        help="emulated or simulated only: make this pad's reader deaf first (repeatable)")
+    doctor.add_argument("--patience", type=float, default=30.0, metavar="SECONDS",
+                        help="how long to wait for each button press or card")
+
     layout = commands.add_parser("layout", help="check a table layout, or print its wiring tables")
     layout.add_argument("action", choices=("check", "wiring"))
     layout.add_argument("file", help="a layout file, or a name in hardware/layouts")
@@ -80,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "layout":
         return layout_command(args.action, args.file)
+    if args.command == "doctor":
+        from table.doctor import run_doctor
+        return run_doctor(args)
     from table.bench import run_bench
     figures = run_bench(args.what, args.seconds)
     print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))

@@ -186,7 +186,8 @@ def report(findings: list[Finding]) -> str:
     width = max(len(f.part) for f in findings)
     lines = [f"{'OK ' if f.ok else 'BAD'}  {f.part:<{width}}  {f.detail}" for f in findings]
     bad = sum(not f.ok for f in findings)
-    lines.append(f"{len(findings) - bad} of {len(findings)} parts work" + (f"; {bad} need attention." if bad else "."))
+    needs = "" if not bad else f"; {bad} needs attention." if bad == 1 else f"; {bad} need attention."
+    lines.append(f"{len(findings) - bad} of {len(findings)} parts work{needs or '.'}")
     return "\n".join(lines)
 
 
@@ -221,3 +222,47 @@ class HandMaker:
         if event.pad == self._holding:
             self._holding = None
             self._lift(event.pad)
+
+
+def run_doctor(args) -> int:
+    """`cardtable doctor`: the report, exit status 1 when anything failed.
+
+    On a layout wired to real hardware it runs on that hardware with the
+    person at the console. With `--emulated` (or on a simulated layout) a
+    HandMaker answers on emulated chips (or virtual readers) and `--break PAD`
+    makes that pad's reader deaf first.
+    """
+    from table.hardware import build
+    from table.hardware.lights import press
+    from table.layout import load_layout
+
+    layout = load_layout(args.layout)
+    bus = EventBus()
+    hand_driven = args.emulated or layout.backend == "simulated"
+    if not hand_driven:
+        hardware = build.real(layout)(bus)
+        maker: Maker = ConsoleMaker()
+    else:
+        hardware = (build.emulated(layout) if args.emulated else build.simulated(layout))(bus)
+        pads = {pad: build.ChipPad(chip) for pad, chip in hardware.chips.items()} or hardware.readers
+        for pad in args.broken:
+            if pad not in pads:
+                raise SystemExit(f"cardtable doctor: no pad {pad!r} in {layout.name!r}")
+            if args.emulated:
+                hardware.chips[pad].go_deaf()
+            else:
+                pads[pad].broken = True
+
+        def push(seat: int, button: str) -> None:   # the hand presses only where it sees a light
+            if hardware.lights[seat].state is LightState.OFF:
+                return
+            spec = layout.seats[seat - 1]
+            press(hardware.factories[spec.board], dict(spec.buttons)[button])
+
+        maker = HandMaker(bus, push, lambda pad: pads[pad].place("04C0FFEE000001"), lambda pad: pads[pad].lift())
+    try:
+        findings = Doctor(layout, hardware.readers, hardware.lights, bus, maker, args.patience).run()
+    finally:
+        hardware.close()
+    print(report(findings))
+    return 0 if all(f.ok for f in findings) else 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from table.cli import main
 from table.doctor import Doctor, HandMaker, report
 from table.events import EventBus
 from table.hardware.lights import build_lights_and_buttons, press
@@ -96,3 +97,25 @@ def test_a_card_read_by_the_wrong_pad_points_at_the_wiring():
         assert not parts[f"pad {pad}"].ok
         assert f"pads {other} saw a card instead" in parts[f"pad {pad}"].detail
     assert report(list(parts.values())).endswith("; 2 need attention.")
+
+
+def test_doctor_on_an_emulated_pi_table_runs_the_real_driver_and_passes(capsys):
+    assert main(["doctor", "--layout", "pi-4-seat", "--emulated", "--patience", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "OK   reader centre         MFRC522 version 0x92" in out
+    assert out.rstrip().endswith("22 of 22 parts work.")   # 5 readers, 4 lights, 8 buttons, 5 pads
+
+
+def test_doctor_names_a_reader_broken_on_purpose_and_fails(capsys):
+    assert main(["doctor", "--layout", "pi-4-seat", "--emulated", "--break", "seat3", "--break", "centre",
+                 "--patience", "5"]) == 1
+    out = capsys.readouterr().out
+    bad = [line for line in out.splitlines() if line.startswith("BAD")]
+    assert [line.split()[1:3] for line in bad] == [["reader", "seat3"], ["reader", "centre"]]
+    assert "Lay a card on pad 'seat3'" not in out
+    assert out.rstrip().endswith("18 of 20 parts work; 2 need attention.")   # no pad check on a dead reader
+
+
+def test_doctor_refuses_to_break_a_pad_the_table_does_not_have():
+    with pytest.raises(SystemExit, match="no pad 'seat9'"):
+        main(["doctor", "--layout", "pi-4-seat", "--emulated", "--break", "seat9"])
