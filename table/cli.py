@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--layout", default=DEFAULT_LAYOUT,
                      help="table layout: a file or a name in hardware/layouts (default: $CARDTABLE_LAYOUT or sim-6-single)")
     run.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL, help="journal file (resumed if it exists)")
+    run.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY,
+                     help="tag registry file, as made by cardtable enrol (real hardware only)")
     run.add_argument("--lang", choices=("fr", "en"), default="fr")
     run.add_argument("--fullscreen", action="store_true")
     run.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
@@ -73,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "run":
-        from table.sim.window import run_window
-        return run_window(args)
+        from table.live import run
+        return run(args)
     if args.command == "demo":
         from table.sim.demo import run_demo
         return run_demo(args)

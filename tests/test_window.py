@@ -12,7 +12,8 @@ from table.cli import main
 from table.games.feira_torio import LOTS
 from table.layout import load_layout
 from table.screen.display import fit
-from table.sim.window import PAGE_S, SIZE, SimWindow
+from table.screen.pager import PAGE_S
+from table.sim.window import SIZE, SimWindow
 from table.storage.journal import Journal
 
 LIGHT_COLOURS = {"your_turn": (153, 178, 255), "locked": (0, 255, 0), "off": (0, 0, 0)}   # steady looks
@@ -82,11 +83,11 @@ def check_leds(window: SimWindow) -> None:
 
 def show_pages(window: SimWindow) -> list[tuple[str, int | None]]:
     """Every page shown from now on, each after the previous one's time."""
-    shown = [window.page]
-    for _ in window.pages[1:]:
-        window.clock.now += PAGE_S
+    shown = [window.pager.page]
+    for _ in window.pager.pages[1:]:
+        window.pager.clock.now += PAGE_S
         window.frame()
-        shown.append(window.page)
+        shown.append(window.pager.page)
     return shown
 
 
@@ -121,11 +122,11 @@ def play_round_by_hand(window: SimWindow, out, name: str) -> None:
         if i == 0:
             assert window.leds[seat][2] == "locked" and window.leds[players[1]][2] == "waiting"
             check_leds(window)
-            assert window.page == ("table", None)
+            assert window.pager.page == ("table", None)
             pygame.image.save(window.canvas, out / f"{name}-bidding.png")
-    assert window.page == ("reveal", 0)
+    assert window.pager.page == ("reveal", 0)
     assert show_pages(window)[1:] == [("reveal", 1), ("reveal", 2), ("reveal", 3), ("take", None)]
-    window.clock.now -= PAGE_S * 2
+    window.pager.clock.now -= PAGE_S * 2
     window.frame()
     pygame.image.save(window.canvas, out / f"{name}-reveal.png")
     key(window, pygame.K_c)
@@ -138,7 +139,7 @@ def test_a_whole_game_through_the_window(layout, lang, out):
     out.mkdir(parents=True, exist_ok=True)
     name = f"{layout}-{lang}"
     window = open_window(layout, lang)
-    assert window.page == ("lobby", None)
+    assert window.pager.page == ("lobby", None)
     for seat in (2, 4, 5):
         select(window, seat)
         key(window, pygame.K_j)
@@ -147,7 +148,7 @@ def test_a_whole_game_through_the_window(layout, lang, out):
     check_leds(window)
     pygame.image.save(window.canvas, out / f"{name}-lobby.png")
     click(window, "ok4")                                      # seat 4 starts and deals first
-    assert window.page == ("table", None)
+    assert window.pager.page == ("table", None)
     assert sorted(len(window.world.hands[s]) for s in (2, 4, 5)) == [4, 4, 4]
     assert len(window.world.pile) == 28 - 12
     dealer = seat_of(window, state(window).dealer)
@@ -165,7 +166,7 @@ def test_a_whole_game_through_the_window(layout, lang, out):
             break
         click(window, "auto")
         if window.world.round_over:
-            assert window.page == ("reveal", 0)
+            assert window.pager.page == ("reveal", 0)
             key(window, pygame.K_d)                           # cards still lie there: pick them up first
             assert window.note == "sim_pick_up_first"
     assert window.sim.session.over
@@ -177,9 +178,9 @@ def test_a_whole_game_through_the_window(layout, lang, out):
 
     key(window, pygame.K_c)
     click(window, "staff")                                    # the staff card: back to the lobby
-    assert window.page == ("lobby", None) and window.world.hands == {}
+    assert window.pager.page == ("lobby", None) and window.world.hands == {}
     key(window, pygame.K_s)                                   # and a new game with the same seats
-    assert window.page == ("table", None) and state(window).hand == 1
+    assert window.pager.page == ("table", None) and state(window).hand == 1
     assert not any(r.card for r in window.sim.pads.values())
     window.close()
 

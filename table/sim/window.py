@@ -19,6 +19,7 @@ import pygame
 from table.layout import Layout, load_layout
 from table.screen import Screen, Translator, draw
 from table.screen.display import run_display
+from table.screen.pager import Pager
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEXT
 from table.sim.feira_torio_players import CannotDo, FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
@@ -30,7 +31,6 @@ PANEL_X = GAME.right + 8               # the seats and the keyboard help, right 
 ROW_H = 80                             # one seat in the panel
 CARD = (134, 170)                      # a card of the selected seat's hand
 CONTROLS_X = 660                       # the pile and table controls, below the screen
-PAGE_S = 2.5                           # how long each page of a new sequence stays up
 
 HELP = (("1-6", "sim_help_seat"), ("J", "sim_help_join"), ("N / O", "sim_help_buttons"),
         ("< > sim_key_enter", "sim_help_place"), ("D", "sim_help_lot"), ("C", "sim_help_pick_up"),
@@ -54,18 +54,15 @@ class SimWindow:
         self.world = self.bots.world
         self.screen = Screen(lang)
         self.t = Translator(lang)
-        self.clock = clock
         self.canvas = pygame.Surface(SIZE)
         self.seat = 1
         self.cursor = 0
         self.note = self.world.note
         self.running = True
-        self.pages: list[tuple[str, int | None]] = []
-        self.page: tuple[str, int | None] = ("lobby", None)
-        self.since = clock()
+        self.pager = Pager(self.screen, clock)
         self.leds: dict[int, tuple[tuple[int, int], tuple[int, int, int], str]] = {}   # seat -> centre, colour, state
         self.controls: dict[str, tuple[pygame.Rect, Callable[[], None]]] = {}
-        self._shown: tuple | None = None              # the (page, view) drawn in _game
+        self._shown: pygame.Surface | None = None     # the frame of the table's screen drawn in _game
         self._game: pygame.Surface | None = None
         self._keys = {pygame.K_j: self.join, pygame.K_n: lambda: self.press("next"),
                       pygame.K_o: lambda: self.press("ok"), pygame.K_LEFT: lambda: self.move(-1),
@@ -170,15 +167,9 @@ class SimWindow:
 
     def _draw_game(self) -> None:
         """The table's screen: each page of a new sequence for PAGE_S, then the last one stays."""
-        view = self.sim.table.table_view()
-        pages, now = self.screen.pages(view), self.clock()
-        if pages != self.pages:
-            self.pages, self.since = pages, now
-        shown = min(int((now - self.since) / PAGE_S), len(pages) - 1)
-        self.page = pages[shown]
-        if (self.page, view) != self._shown:
-            self._shown = (self.page, view)
-            self._game = pygame.transform.smoothscale(self.screen.render(view, *self.page), GAME.size)
+        frame = self.pager.frame(self.sim.table.table_view())
+        if frame is not self._shown:
+            self._shown, self._game = frame, pygame.transform.smoothscale(frame, GAME.size)
         self.canvas.blit(self._game, GAME)
 
     def _draw_seats(self) -> None:

@@ -1,0 +1,78 @@
+"""`cardtable run` on a table's own hardware: a poller thread reads the pads, the main loop runs the rest.
+
+The poller thread only polls and publishes; every frame the main loop
+dispatches what was published (presence, session, journal, lights) and draws
+the page due on the screen. Without the layout's hardware, `run` opens the
+simulated table instead.
+"""
+from __future__ import annotations
+
+import threading
+from argparse import Namespace
+
+import pygame
+
+from table.hardware import build
+from table.hardware.pins import missing_hardware
+from table.layout import Layout, LayoutError, load_layout
+from table.pipeline import Table
+from table.screen import Screen
+from table.screen.display import run_display
+from table.screen.draw import SIZE
+from table.screen.pager import Pager
+from table.storage.journal import Journal
+from table.storage.registry import TagRegistry
+
+
+class TableWindow:
+    """The table's screen, full size: the page due now of the table's view. Escape quits (a keyboard, if any)."""
+
+    def __init__(self, table: Table, lang: str = "fr") -> None:
+        self.table = table
+        self.pager = Pager(Screen(lang))
+        self.running = True
+
+    def frame(self) -> pygame.Surface:
+        return self.pager.frame(self.table.table_view())
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT or event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.running = False
+
+
+def run(args: Namespace) -> int:
+    """`cardtable run`: the layout's own hardware when it is all here, else the simulated table."""
+    try:
+        layout = load_layout(args.layout)
+    except LayoutError as error:
+        raise SystemExit(f"cardtable run: {error}") from None
+    missing = missing_hardware(layout)
+    if layout.backend == "simulated" or missing:
+        if missing:
+            print(f"No table hardware for layout {layout.name!r}; opening the simulated table instead:",
+                  *(f"  - {m}" for m in missing), sep="\n")
+        from table.sim.window import run_window
+        return run_window(args)
+    return run_live(args, layout, build.real(layout))
+
+
+def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
+    """Run the table on `hardware` until the window closes (or for `args.frames` frames)."""
+    args.journal.parent.mkdir(parents=True, exist_ok=True)
+    registry, journal = TagRegistry(args.registry), Journal(args.journal)
+    table = Table(layout, hardware, registry, journal)
+    stop = threading.Event()
+    poller = threading.Thread(target=table.poller.run, args=(stop, layout.presence.poll_interval),
+                              name="poller", daemon=True)
+    window = TableWindow(table, args.lang)
+    poller.start()
+    try:
+        run_display(window, SIZE, f"{window.pager.screen.t('game_name')}", args.fullscreen, args.frames,
+                    each_frame=table.bus.dispatch)
+    finally:
+        stop.set()
+        poller.join()
+        table.close()
+        journal.close()
+        registry.close()
+    return 0

@@ -1,0 +1,56 @@
+"""`cardtable run` on a table's own hardware: here the emulated Pi table, read by the real driver in a thread."""
+from __future__ import annotations
+
+import os
+from argparse import Namespace
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from table.assets import deck_data
+from table.cli import main
+from table.hardware import build
+from table.layout import layout_path, load_layout
+from table.live import run_live
+from table.storage.journal import Journal
+from table.storage.registry import Tag, TagRegistry, enrol_simulated
+
+
+def test_run_without_the_layouts_hardware_says_what_is_missing_and_opens_the_simulated_table(tmp_path, capsys):
+    assert main(["run", "--layout", "pi-4-seat", "--frames", "2", "--journal", str(tmp_path / "j.sqlite")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No table hardware for layout 'Pi-wired 4 seats, one pad per seat'")
+    assert "this is not a Raspberry Pi" in out and "/dev/spidev0.0" in out
+
+
+def test_run_refuses_a_broken_layout_with_its_problems(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(layout_path("pi-4-seat").read_text().replace("cs = 5", "cs = 4"))
+    with pytest.raises(SystemExit, match="is used twice") as exit:
+        main(["run", "--layout", str(bad), "--frames", "1"])
+    assert str(bad) in str(exit.value)
+
+
+def test_the_live_table_reads_cards_on_its_poller_thread_and_journals_the_joins(tmp_path):
+    layout = load_layout("pi-4-seat")
+    registry_path = tmp_path / "registry.sqlite"
+    registry = TagRegistry(registry_path)
+    enrol_simulated(registry, "feira-torio", [c["id"] for c in deck_data("feira-torio")["cards"]])
+    uids = [registry.uid_of(Tag("card", "feira-torio", card)) for card in ("TA01", "VA02", "AB03")]
+    registry.close()
+
+    def hardware(bus):
+        built = build.emulated(layout)(bus)
+        for pad, uid in zip(("seat1", "seat2", "seat4"), uids):
+            build.ChipPad(built.chips[pad]).place(uid)   # three players sit down with a card on their pad
+        return built
+
+    args = Namespace(journal=tmp_path / "journal.sqlite", registry=registry_path, lang="fr", fullscreen=False,
+                     frames=60)   # two seconds at 30 frames a second: about 100 polls of every pad
+    assert run_live(args, layout, hardware) == 0
+    journal = Journal(args.journal)
+    assert [(kind, data) for _, kind, data in journal.entries()] == [
+        ("join", {"seat": 1}), ("join", {"seat": 2}), ("join", {"seat": 4})]
+    journal.close()
