@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -93,16 +92,6 @@ STATES = {"fresh": (fresh, PANEL), "accepted": (accepted, GREEN), "refused": (re
 @pytest.fixture(scope="module")
 def screens():
     return {lang: EnrolScreen(lang, DECK) for lang in LANGS}
-
-
-@pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    """Where the PNGs go: $CARDTABLE_SCREENS (to look at them) or a temporary folder."""
-    folder = os.environ.get("CARDTABLE_SCREENS")
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-        return Path(folder)
-    return tmp_path_factory.mktemp("enrol")
 
 
 def drawn(screen: EnrolScreen, enrolment: Enrolment, monkeypatch) -> list[tuple[str, str, pygame.Rect]]:

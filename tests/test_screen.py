@@ -6,7 +6,6 @@ import os
 import random
 import re
 import string
-from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -80,16 +79,6 @@ VIEWS = {
 def screens():
     pygame.font.init()
     return {lang: Screen(lang) for lang in LANGS}
-
-
-@pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    """Where the PNGs go: $CARDTABLE_SCREENS (to look at them) or a temporary folder."""
-    folder = os.environ.get("CARDTABLE_SCREENS")
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-        return Path(folder)
-    return tmp_path_factory.mktemp("screens")
 
 
 @pytest.mark.parametrize("lang", LANGS)
