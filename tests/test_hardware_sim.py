@@ -13,7 +13,7 @@ from table.events import (ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeen
                           ReaderFailed, ReaderRecovered)
 from table.hardware import lights as lights_module
 from table.hardware.lights import GpioSeatLight, build_lights_and_buttons, press
-from table.hardware.looks import LOOKS
+from table.hardware.looks import LOOKS, MONO_LOOKS, Pattern
 from table.hardware.pins import simulated_factories
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import LightState, Reader, SeatLight
@@ -82,7 +82,7 @@ def test_adapters_implement_the_ports():
 
 
 def test_every_light_state_has_a_look():
-    assert set(LOOKS) == set(LightState)
+    assert set(LOOKS) == set(LightState) == set(MONO_LOOKS)
 
 
 # --- virtual reader and poller
@@ -332,6 +332,36 @@ def test_refused_flashes_red_then_shows_the_previous_state(light, factory, previ
     assert 1.0 in [s.state for s in factory.pin(2).states]
     if previous is LightState.LOCKED:
         assert rgb(factory) == pytest.approx((0, 1, 0))
+
+
+@pytest.fixture
+def mono(factory):
+    light = GpioSeatLight(12, pin_factory=factory)
+    yield light
+    light.close()
+
+
+@pytest.mark.parametrize("state, level", [(LightState.OFF, 0.0), (LightState.LOCKED, 1.0)])
+def test_a_single_colour_light_shows_steady_states_by_level(mono, factory, state, level):
+    mono.show(LightState.WINNER)
+    mono.show(state)
+    assert float(factory.pin(12).state) == level and mono.state is state
+
+
+@pytest.mark.parametrize("state", [LightState.WAITING, LightState.YOUR_TURN, LightState.WINNER, LightState.FAULT])
+def test_a_single_colour_light_shows_the_other_states_by_their_pattern(mono, factory, state):
+    factory.pin(12).clear_states()
+    mono.show(state)
+    assert wait_until(lambda: len({s.state for s in factory.pin(12).states}) >= 3 if MONO_LOOKS[state].pattern
+                      is Pattern.PULSE else [s.state for s in factory.pin(12).states][-3:] in ([1, 0, 1], [0, 1, 0]))
+
+
+def test_a_single_colour_light_flashes_a_refusal_then_comes_back(mono, factory):
+    mono.show(LightState.LOCKED)
+    factory.pin(12).clear_states()
+    mono.show(LightState.REFUSED)
+    assert wait_until(lambda: mono.state is LightState.LOCKED)
+    assert 0 in [s.state for s in factory.pin(12).states] and float(factory.pin(12).state) == 1.0
 
 
 def test_a_state_shown_during_refused_is_not_overwritten(light, factory):

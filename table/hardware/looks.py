@@ -36,6 +36,20 @@ LOOKS: dict[LightState, Look] = {
     LightState.FAULT: Look(Pattern.STEADY, (1.0, 0.0, 0.0)),             # red
 }
 
+ON, DARK = (1.0, 1.0, 1.0), (0.0, 0.0, 0.0)
+
+# A single-colour LED has only its patterns: the states a seat can be in at one time stay apart
+# (waiting pulses, locked is steady; your turn and waiting never happen together).
+MONO_LOOKS: dict[LightState, Look] = {
+    LightState.OFF: Look(Pattern.STEADY, DARK),
+    LightState.YOUR_TURN: Look(Pattern.PULSE, ON),
+    LightState.WAITING: Look(Pattern.PULSE, ON),
+    LightState.LOCKED: Look(Pattern.STEADY, ON),
+    LightState.REFUSED: Look(Pattern.FLASH, ON),
+    LightState.WINNER: Look(Pattern.BLINK, ON),
+    LightState.FAULT: Look(Pattern.BLINK, ON),
+}
+
 PULSE_S = 1.0        # fade in, and again fade out
 BLINK_S = 0.3        # on, and again off
 FLASH_S = 0.1        # on, and again off, per flash
