@@ -1,0 +1,162 @@
+"""The seat hub protocol: frames, messages, the link's sequence rules, and the pieces of the host side that need no hub."""
+import ast
+from pathlib import Path
+from types import SimpleNamespace
+
+from hypothesis import given, strategies as st
+
+from hub_fakes import FIRMWARE_DIR, FakeClock
+from table.hardware.hub import protocol
+from table.hardware.hub.host import PICO_MICROPYTHON, find_ports, light_fields
+from table.hardware.lights import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Pattern
+from table.hardware.ports import LightState
+
+SAMPLES = {
+    protocol.HELLO: (protocol.VERSION, 0xBEEF, 0x1234, 4, 8, 4, b"E6614104032B6F2C", b"1.0.0"),
+    protocol.SYNC: (),
+    protocol.SYNCED: (),
+    protocol.CONFIG: (protocol.VERSION, 0, 18, 19, 16, 1000, protocol.NO_PIN, bytes((17, 20)), b"\x02", bytes(range(6, 12))),
+    protocol.READER: (3, protocol.OK, bytes.fromhex("04A1B2C3D4E580")),
+    protocol.BUTTON: (1, 0xFFFF),
+    protocol.LIGHT: (0, protocol.BLINK, 300, 0, 255, 204, 0, 128, 255, 0),
+    protocol.HEARTBEAT: (),
+    protocol.ERROR: (b"invalid pin 40",),
+    protocol.STOP: (),
+}
+
+
+def test_crc16_is_ccitt_false():
+    assert protocol.crc16(b"123456789") == 0x29B1
+
+
+@given(st.binary(max_size=700))
+def test_cobs_removes_every_zero_and_round_trips(data):
+    encoded = protocol.cobs_encode(data)
+    assert 0 not in encoded
+    assert protocol.cobs_decode(encoded) == data
+
+
+def test_every_kind_round_trips():
+    assert set(SAMPLES) == set(protocol.FIELDS)
+    for kind, fields in SAMPLES.items():
+        frame = protocol.encode(kind, 0x0102, fields)
+        assert frame.endswith(b"\x00") and 0 not in frame[:-1]
+        assert protocol.decode(frame[:-1]) == (kind, 0x0102, fields)
+
+
+def test_every_single_bit_error_is_detected():
+    for kind, fields in SAMPLES.items():
+        frame = bytearray(protocol.encode(kind, 7, fields)[:-1])
+        for at in range(len(frame)):
+            for bit in range(8):
+                frame[at] ^= 1 << bit
+                try:
+                    protocol.decode(bytes(frame))
+                except ValueError:
+                    pass
+                else:
+                    raise AssertionError(f"kind {kind}: flipping bit {bit} of byte {at} went unnoticed")
+                frame[at] ^= 1 << bit
+
+
+class Peer:
+    """A link, and the messages it sent."""
+
+    def __init__(self, clock):
+        self.wire = bytearray()
+        self.link = protocol.Link(self.wire.extend, clock, heartbeat_ms=100, timeout_ms=1000)
+
+    def sent(self):
+        """The kinds of the frames sent since the last call."""
+        kinds = [protocol.decode(frame)[0] for frame in bytes(self.wire).split(b"\x00")[:-1]]
+        self.wire.clear()
+        return kinds
+
+
+def frames(*kinds, start=0):
+    return [protocol.encode(kind, start + i, SAMPLES[kind]) for i, kind in enumerate(kinds)]
+
+
+def test_a_link_takes_frames_in_order_and_drops_stale_ones_silently():
+    peer = Peer(FakeClock())
+    first, second, third = frames(protocol.READER, protocol.BUTTON, protocol.READER)
+    assert peer.link.receive(first + second) == [(protocol.READER, SAMPLES[protocol.READER]),
+                                                 (protocol.BUTTON, SAMPLES[protocol.BUTTON])]
+    assert peer.link.receive(first) == []          # a replay of an old frame
+    assert peer.link.receive(third) == [(protocol.READER, SAMPLES[protocol.READER])]
+    assert peer.sent() == [] and peer.link.gaps == 0
+
+
+def test_a_gap_or_a_bad_frame_makes_the_link_ask_for_the_peers_state():
+    peer = Peer(FakeClock())
+    first, _lost, third = frames(protocol.READER, protocol.BUTTON, protocol.READER)
+    assert len(peer.link.receive(first + third)) == 2   # the newer frame still counts
+    assert peer.sent() == [protocol.SYNC] and peer.link.gaps == 1
+    assert peer.link.receive(b"\x13\x37garbage\x00") == []
+    assert peer.sent() == [protocol.SYNC] and peer.link.bad_frames == 1
+
+
+def test_hello_and_sync_start_a_new_count_without_a_gap():
+    peer = Peer(FakeClock())
+    peer.link.receive(b"".join(frames(protocol.READER, protocol.READER, start=500)))
+    restarted = frames(protocol.HELLO, protocol.READER)
+    assert len(peer.link.receive(b"".join(restarted))) == 2
+    assert peer.sent() == [] and peer.link.gaps == 0
+
+
+def test_a_link_beats_asks_again_for_a_state_that_does_not_come_and_knows_when_its_peer_is_gone():
+    clock = FakeClock()
+    peer = Peer(clock)
+    peer.link.ask_state()
+    assert peer.sent() == [protocol.SYNC]
+    clock.now += 99
+    peer.link.tick()
+    assert peer.sent() == []
+    clock.now += 1
+    peer.link.tick()
+    assert peer.sent() == [protocol.HEARTBEAT]
+    clock.now += 900
+    peer.link.tick()
+    assert peer.sent() == [protocol.SYNC] and not peer.link.alive()
+    peer.link.receive(frames(protocol.SYNCED)[0])
+    assert peer.link.alive()
+    clock.now += 1000
+    peer.link.tick()
+    assert protocol.SYNC not in peer.sent()
+
+
+def test_the_shared_code_keeps_to_what_micropython_has():
+    allowed = {"protocol", "random", "machine", "micropython", "select", "sys", "time", "hub", "mfrc522"}
+    for path in [Path(protocol.__file__), *FIRMWARE_DIR.glob("*.py")]:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module]
+            else:
+                assert not isinstance(node, (ast.AnnAssign, ast.JoinedStr)), f"{path.name}:{node.lineno}"
+                continue
+            assert set(names) <= allowed, f"{path.name} imports {names}"
+
+
+def test_light_messages_carry_the_looks_of_the_pi_wired_lights():
+    timing = {Pattern.STEADY: (protocol.STEADY, 0, 0), Pattern.PULSE: (protocol.PULSE, PULSE_S, 0),
+              Pattern.BLINK: (protocol.BLINK, BLINK_S, 0), Pattern.FLASH: (protocol.FLASH, FLASH_S, FLASHES)}
+    for state in LightState:
+        look = LOOKS[state]
+        index, pattern, half_ms, flashes, *rgb = light_fields(2, look)
+        assert (index, pattern, half_ms / 1000, flashes) == (2, *timing[look.pattern])
+        assert [round(level * 255) for level in look.colour + look.other] == rgb
+        protocol.encode(protocol.LIGHT, 0, light_fields(2, look))
+
+
+def test_hubs_are_found_by_usb_ids_and_serial_number_not_by_device_name():
+    def port(device, vid, pid, serial):
+        return SimpleNamespace(device=device, vid=vid, pid=pid, serial_number=serial)
+
+    ports = [port("/dev/ttyACM0", 0x2341, 0x0043, "A"), port("/dev/ttyACM1", *PICO_MICROPYTHON, "E6614104032B6F2C"),
+             port("/dev/ttyS0", None, None, None), port("/dev/ttyACM2", *PICO_MICROPYTHON, "E66141040327AA2A")]
+    assert find_ports(list_ports=lambda: ports) == ["/dev/ttyACM1", "/dev/ttyACM2"]
+    assert find_ports(serial_number="e66141040327aa2a", list_ports=lambda: ports) == ["/dev/ttyACM2"]
+    assert find_ports(serial_number="0000", list_ports=lambda: ports) == []
