@@ -11,7 +11,7 @@ WIRING = HubWiring(
     pads=(("seat1", 17), ("seat2", 20), ("centre", 21)),
     buttons=((1, "next", 2), (1, "ok", 3)),
     lights=((1, (6, 7, 8)), (2, (10, 11, 12))),
-    reset=22,
+    resets=(22,),
 )
 CHIP_SELECTS = tuple(cs for _, cs in WIRING.pads)
 LED1 = WIRING.lights[0][1]
@@ -91,6 +91,19 @@ def test_a_new_hub_says_hello_with_nothing_wired_and_takes_the_hosts_wiring():
     assert rig.board.spi == {"bus": 0, "baudrate": 1_000_000, "mode": (0, 0), "sck": 18, "mosi": 19, "miso": 16}
     assert all(rig.board.levels[cs] == 1 for cs in CHIP_SELECTS)   # deselected between transfers
     assert set(rig.board.pwms) == {6, 7, 8, 10, 11, 12}
+
+
+def test_readers_get_their_own_reset_pin_or_share_one():
+    rig = Rig()
+    rig.configure(HubWiring(pads=WIRING.pads, resets=(22, 26, 27)))
+    assert [rig.board.levels[pin] for pin in (22, 26, 27)] == [1, 1, 1]   # out of reset
+    rig.hub.readers[1].chip.hard_reset()
+    assert rig.board.written[26][-3:] == [1, 0, 1] and rig.board.written[22] == [1]
+    rig.configure(HubWiring(pads=WIRING.pads, resets=(22,)))
+    rig.hub.readers[2].chip.hard_reset()
+    assert rig.board.written[22][-3:] == [1, 0, 1]
+    (error,) = of_kind(rig.configure(HubWiring(pads=WIRING.pads, resets=(22, 26))), protocol.ERROR)
+    assert b"reset" in error[0]
 
 
 def test_a_hub_keeps_its_wiring_across_a_restart_and_shows_no_host_until_it_hears_one():

@@ -7,7 +7,8 @@ from hypothesis import given, strategies as st
 
 from hub_fakes import FIRMWARE_DIR, FakeClock
 from table.hardware.hub import protocol
-from table.hardware.hub.host import PICO_MICROPYTHON, find_ports, light_fields
+from table.hardware.hub.__main__ import main as hub_command
+from table.hardware.hub.host import PICO_MICROPYTHON, find_hubs, light_fields
 from table.hardware.lights import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Pattern
 from table.hardware.ports import LightState
 
@@ -15,7 +16,7 @@ SAMPLES = {
     protocol.HELLO: (protocol.VERSION, 0xBEEF, 0x1234, 4, 8, 4, b"E6614104032B6F2C", b"1.0.0"),
     protocol.SYNC: (),
     protocol.SYNCED: (),
-    protocol.CONFIG: (protocol.VERSION, 0, 18, 19, 16, 1000, protocol.NO_PIN, bytes((17, 20)), b"\x02", bytes(range(6, 12))),
+    protocol.CONFIG: (protocol.VERSION, 0, 18, 19, 16, 1000, bytes((17, 20)), b"\x16", b"\x02", bytes(range(6, 12))),
     protocol.READER: (3, protocol.OK, bytes.fromhex("04A1B2C3D4E580")),
     protocol.BUTTON: (1, 0xFFFF),
     protocol.LIGHT: (0, protocol.BLINK, 300, 0, 255, 204, 0, 128, 255, 0),
@@ -157,6 +158,16 @@ def test_hubs_are_found_by_usb_ids_and_serial_number_not_by_device_name():
 
     ports = [port("/dev/ttyACM0", 0x2341, 0x0043, "A"), port("/dev/ttyACM1", *PICO_MICROPYTHON, "E6614104032B6F2C"),
              port("/dev/ttyS0", None, None, None), port("/dev/ttyACM2", *PICO_MICROPYTHON, "E66141040327AA2A")]
-    assert find_ports(list_ports=lambda: ports) == ["/dev/ttyACM1", "/dev/ttyACM2"]
-    assert find_ports(serial_number="e66141040327aa2a", list_ports=lambda: ports) == ["/dev/ttyACM2"]
-    assert find_ports(serial_number="0000", list_ports=lambda: ports) == []
+    def devices(**kwargs):
+        return [port.device for port in find_hubs(list_ports=lambda: ports[::-1], **kwargs)]
+
+    assert devices() == ["/dev/ttyACM1", "/dev/ttyACM2"]
+    assert devices(serial_number="e66141040327aa2a") == ["/dev/ttyACM2"]
+    assert devices(serial_number="0000") == []
+
+
+def test_the_hub_command_lists_the_hubs_plugged_in(capsys):
+    ports = [SimpleNamespace(device="/dev/ttyACM3", vid=PICO_MICROPYTHON[0], pid=PICO_MICROPYTHON[1], serial_number="E661"),
+             SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, pid=0x6001, serial_number="FT1")]
+    hub_command(["list"], list_ports=lambda: ports)
+    assert capsys.readouterr().out == "/dev/ttyACM3 E661\n"

@@ -210,19 +210,22 @@ class Hub:
 
     def configure(self, config):
         """Build the readers, buttons and lights that CONFIG bytes name; ValueError if they cannot be."""
-        (version, bus, sck, mosi, miso, khz, reset, chip_selects, button_pins,
+        (version, bus, sck, mosi, miso, khz, chip_selects, reset_pins, button_pins,
          light_pins) = protocol.unpack_fields(protocol.CONFIG, config)
         if version != protocol.VERSION:
             raise ValueError("hub speaks protocol %d, not %d" % (protocol.VERSION, version))
+        if len(reset_pins) not in (0, 1, len(chip_selects)):
+            raise ValueError("give no reset pin, one shared, or one per reader")
         if len(light_pins) % 3:
             raise ValueError("each light needs three pins")
         self.release()
         m, now = self.machine, self.clock.ticks_ms()
         spi = m.SPI(bus, baudrate=khz * 1000, polarity=0, phase=0,
                     sck=m.Pin(sck), mosi=m.Pin(mosi), miso=m.Pin(miso))
-        hard_reset = None if reset == protocol.NO_PIN else _pulse(m.Pin(reset, m.Pin.OUT, value=1), self.clock)
+        resets = [_pulse(m.Pin(pin, m.Pin.OUT, value=1), self.clock) for pin in reset_pins]
         selects = [m.Pin(cs, m.Pin.OUT, value=1) for cs in chip_selects]  # all high before any talks
-        self.readers = [_Reader(self.driver(_transfer(spi, cs), hard_reset)) for cs in selects]
+        self.readers = [_Reader(self.driver(_transfer(spi, cs), resets[i % len(resets)] if resets else None))
+                        for i, cs in enumerate(selects)]
         self.buttons = [_Button(m.Pin(pin, m.Pin.IN, m.Pin.PULL_UP), now) for pin in button_pins]
         for i in range(0, len(light_pins), 3):
             pwms = [m.PWM(m.Pin(pin)) for pin in light_pins[i:i + 3]]

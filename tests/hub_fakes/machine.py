@@ -28,6 +28,7 @@ class _Pin:
         if level is None:
             return self.board.levels.get(self.id, 0)
         self.board.levels[self.id] = 1 if level else 0
+        self.board.written.setdefault(self.id, []).append(self.board.levels[self.id])
 
 
 class _SPI:
@@ -78,6 +79,7 @@ class Board:
     def __init__(self, uid=b"\xe6\x61\x41\x04\x03\x2b\x6f\x2c"):
         self.uid = uid
         self.levels = {}    # GPIO -> level (outputs driven by the firmware, inputs by the test)
+        self.written = {}   # GPIO -> every level the firmware wrote to it, in order
         self.pwms = {}      # GPIO -> PWM
         self.devices = {}   # chip-select GPIO -> SPI device with transfer(bytes) -> bytes
         self.spi = None     # the settings of the last SPI built

@@ -39,6 +39,7 @@ class StandInMfrc522:
 
     def __init__(self, transfer, hard_reset=None):
         self.transfer = transfer
+        self.hard_reset = hard_reset
 
     def probe(self):
         version = self.transfer(b"V\x00")[1]

@@ -45,8 +45,9 @@ class HubWiring:
     """What is wired to which GPIO of one hub, pushed to the hub so that the host's layout is the one truth.
 
     Readers share one SPI bus (the Pico's SPI0 on GP18 SCK, GP19 MOSI, GP16
-    MISO by default), each on its own chip select, and may share one reset
-    pin. Buttons switch their pin to ground; lights are RGB LEDs on PWM pins.
+    MISO by default), each on its own chip select; their reset pins are none,
+    one shared by all, or one per reader. Buttons switch their pin to ground;
+    lights are RGB LEDs (common cathode) on PWM pins.
     """
 
     pads: tuple[tuple[str, int], ...]                          # (pad name, chip-select GPIO) per reader
@@ -57,13 +58,12 @@ class HubWiring:
     mosi: int = 19
     miso: int = 16
     spi_khz: int = 1000
-    reset: int | None = None
+    resets: tuple[int, ...] = ()
 
     def config_fields(self) -> tuple:
         """The fields of the CONFIG message for this wiring."""
         return (protocol.VERSION, self.spi_bus, self.sck, self.mosi, self.miso, self.spi_khz,
-                protocol.NO_PIN if self.reset is None else self.reset,
-                bytes(cs for _, cs in self.pads),
+                bytes(cs for _, cs in self.pads), bytes(self.resets),
                 bytes(pin for _, _, pin in self.buttons),
                 bytes(pin for _, rgb in self.lights for pin in rgb))
 
@@ -80,12 +80,16 @@ class _Clock:
         return a - b
 
 
-def find_ports(usb_id: tuple[int, int] = PICO_MICROPYTHON, serial_number: str | None = None,
-               list_ports: Callable[[], Iterable] = comports) -> list[str]:
-    """The devices of the serial ports with USB `usb_id` (and `serial_number`, if given), never by name order."""
-    return sorted(port.device for port in list_ports()
-                  if (port.vid, port.pid) == tuple(usb_id)
-                  and (serial_number is None or (port.serial_number or "").upper() == serial_number.upper()))
+def find_hubs(usb_id: tuple[int, int] = PICO_MICROPYTHON, serial_number: str | None = None,
+              list_ports: Callable[[], Iterable] = comports) -> list:
+    """The serial ports (as `list_ports` gives them) with USB `usb_id`, and `serial_number` if given.
+
+    Hubs are told apart by USB ids and serial numbers, never by the order of their device names.
+    """
+    return sorted((port for port in list_ports()
+                   if (port.vid, port.pid) == tuple(usb_id)
+                   and (serial_number is None or (port.serial_number or "").upper() == serial_number.upper())),
+                  key=lambda port: port.device)
 
 
 def stop_firmware(device: str) -> None:
@@ -185,16 +189,16 @@ class SeatHub:
     def _run(self) -> None:
         delay = self.backoff_s
         while not self._stop.is_set():
-            devices = find_ports(self.usb_id, self.serial_number, self.list_ports)
-            if len(devices) == 1:
+            hubs = find_hubs(self.usb_id, self.serial_number, self.list_ports)
+            if len(hubs) == 1:
                 try:
-                    with serial.Serial(devices[0], timeout=READ_S) as port:
+                    with serial.Serial(hubs[0].device, timeout=READ_S) as port:
                         if self._serve(port):
                             delay = self.backoff_s
                 except (serial.SerialException, OSError) as error:
-                    self._gone(f"{devices[0]}: {error}")
+                    self._gone(f"{hubs[0].device}: {error}")
             else:
-                self._gone("no hub found" if not devices else f"{len(devices)} hubs match; give a serial number")
+                self._gone("no hub found" if not hubs else f"{len(hubs)} hubs match; give a serial number")
             self._stop.wait(delay)
             delay = min(2 * delay, self.max_backoff_s)
 

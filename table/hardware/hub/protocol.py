@@ -25,8 +25,9 @@ FIELDS = {
     HELLO: "BHHBBBss",     # protocol version, boot, config crc, readers, buttons, lights, hub id, firmware
     SYNC: "",
     SYNCED: "",
-    CONFIG: "BBBBBHBsss",  # protocol version, SPI bus, SCK, MOSI, MISO, SPI kHz, reset pin,
-                           # chip-select pins, button pins, light pins (red, green, blue per light)
+    CONFIG: "BBBBBHssss",  # protocol version, SPI bus, SCK, MOSI, MISO, SPI kHz, chip-select pins,
+                           # reset pins (none, one shared, or one per reader), button pins,
+                           # light pins (red, green, blue per light)
     READER: "BBs",         # reader index, status, UID (empty: no card)
     BUTTON: "BH",          # button index, presses since the hub started (mod 65536)
     LIGHT: "BBHBBBBBBB",   # light index, pattern, half period ms, flashes, colour RGB, other RGB
@@ -45,7 +46,6 @@ PULSE = 1   # fades colour <-> other, each way in one half period
 BLINK = 2   # colour, other, each for one half period
 FLASH = 3   # `flashes` blinks, then the last other look again
 
-NO_PIN = 0xFF      # CONFIG reset pin when the readers have none
 HEARTBEAT_MS = 500
 TIMEOUT_MS = 2000  # a peer unheard for this long is gone
 MAX_FRAME = 600    # longest encoded frame kept; longer ones are cut and fail their CRC
