@@ -106,6 +106,13 @@ def test_readers_get_their_own_reset_pin_or_share_one():
     assert b"reset" in error[0]
 
 
+def test_lights_on_pins_that_share_a_pwm_channel_are_refused():
+    rig = Rig()
+    clash = HubWiring(pads=WIRING.pads, lights=((1, (6, 7, 8)), (2, (22, 9, 10))))   # GP6 and GP22: slice 3 A
+    (error,) = of_kind(rig.configure(clash), protocol.ERROR)
+    assert b"PWM" in error[0]
+
+
 def test_a_hub_keeps_its_wiring_across_a_restart_and_shows_no_host_until_it_hears_one():
     rig = Rig()
     rig.configure()

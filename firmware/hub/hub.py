@@ -28,6 +28,11 @@ def colour_at(look, ms):
     return colour if halves % 2 == 0 else other
 
 
+def pwm_channel(gpio):
+    """The RP2040 PWM (slice, channel) of a GPIO: pins that share one show the same duty."""
+    return (gpio >> 1) & 7, gpio & 1
+
+
 def _transfer(spi, cs):
     """One full-duplex SPI transaction with `cs` held low: what the driver calls `transfer`."""
     def transfer(data):
@@ -218,6 +223,8 @@ class Hub:
             raise ValueError("give no reset pin, one shared, or one per reader")
         if len(light_pins) % 3:
             raise ValueError("each light needs three pins")
+        if len(set(pwm_channel(pin) for pin in light_pins)) < len(light_pins):
+            raise ValueError("two light pins share a PWM channel (GPn and GPn+16 do)")
         self.release()
         m, now = self.machine, self.clock.ticks_ms()
         spi = m.SPI(bus, baudrate=khz * 1000, polarity=0, phase=0,
