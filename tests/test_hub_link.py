@@ -1,5 +1,6 @@
 """Host and hub firmware over a real pty pair: hello, cards, buttons, lights, lost frames, silence, unplugging."""
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -9,7 +10,7 @@ from hub_fakes.pty_hub import PtyHub
 from hub_fakes.standin import Pads
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, RawRead
 from table.hardware.hub import protocol
-from table.hardware.hub.host import HubWiring, SeatHub, stop_firmware
+from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, stop_firmware
 from table.hardware.lights import LOOKS
 from table.hardware.ports import LightState, ReaderFault
 from table.hardware.presence import PresenceTracker
@@ -199,6 +200,36 @@ def test_an_unplugged_hub_is_found_again_and_resynchronised(rig):
     assert rig.pty.hub.lights[0].steady[3] == rgb(LightState.WAITING)   # the hub pulses what the host showed
     rig.press(2)
     assert rig.new_events(lambda e: e, "a press") == [ButtonDown(1, "next")]
+
+
+def test_the_host_looks_for_a_missing_hub_ever_less_often_down_to_a_bound():
+    looked = []
+
+    def no_hubs():
+        looked.append(time.monotonic())
+        return []
+
+    host = SeatHub(EventBus(), WIRING, list_ports=no_hubs, backoff_s=0.05, max_backoff_s=0.2).start()
+    try:
+        wait_for(lambda: len(looked) >= 8, "eight looks")    # 6.35 s if the wait kept doubling
+        assert looked[7] - looked[0] < 4.0
+    finally:
+        host.close()
+    waits = [b - a for a, b in zip(looked, looked[1:])]
+    assert all(wait >= bound - 0.01 for wait, bound in zip(waits, (0.05, 0.1, 0.2, 0.2, 0.2, 0.2, 0.2)))
+    assert host.problem == "no hub found"
+    with pytest.raises(ReaderFault, match="no hub found"):
+        host.pads[0].poll()
+
+
+def test_several_matching_hubs_and_no_serial_number_is_a_problem_not_a_guess():
+    ports = [SimpleNamespace(device=f"/dev/ttyACM{i}", vid=PICO_MICROPYTHON[0], pid=PICO_MICROPYTHON[1],
+                             serial_number=f"E66{i}") for i in range(2)]
+    host = SeatHub(EventBus(), WIRING, list_ports=lambda: ports).start()
+    try:
+        wait_for(lambda: host.problem == "2 hubs match; give a serial number", "the problem")
+    finally:
+        host.close()
 
 
 def test_a_hub_that_refuses_its_wiring_leaves_its_pads_at_fault():

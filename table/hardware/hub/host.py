@@ -191,20 +191,38 @@ class SeatHub:
         while not self._stop.is_set():
             hubs = find_hubs(self.usb_id, self.serial_number, self.list_ports)
             if len(hubs) == 1:
-                try:
-                    with serial.Serial(hubs[0].device, timeout=READ_S) as port:
-                        if self._serve(port):
-                            delay = self.backoff_s
-                except (serial.SerialException, OSError) as error:
-                    self._gone(f"{hubs[0].device}: {error}")
+                connections = self.connections
+                self._talk(hubs[0].device)
+                if self.connections > connections:
+                    delay = self.backoff_s
             else:
                 self._gone("no hub found" if not hubs else f"{len(hubs)} hubs match; give a serial number")
             self._stop.wait(delay)
             delay = min(2 * delay, self.max_backoff_s)
 
-    def _serve(self, port: serial.Serial) -> bool:
-        """Talk to the hub on `port` until it goes or we stop; whether the link came up ready."""
-        log.info("seat hub %s: opened %s", self.name, port.port)
+    def _talk(self, device: str) -> None:
+        """Open `device` and talk to the hub there until it goes or we stop."""
+        try:
+            with serial.Serial(device, timeout=READ_S) as port:
+                log.info("seat hub %s: opened %s", self.name, device)
+                self._connect(port)
+                while not self._stop.is_set():
+                    data = port.read(port.in_waiting or 1)
+                    with self._changed:
+                        for kind, fields in self._link.receive(data):
+                            self._handle(kind, fields)
+                        self._link.tick()
+                        if self._lost:
+                            raise serial.SerialException("write failed")
+                        if not self._link.alive():
+                            self._gone(f"silent for {self.timeout_ms} ms")
+                            return
+                self._gone("closed")
+        except (serial.SerialException, OSError) as error:
+            self._gone(f"{device}: {error}")
+
+    def _connect(self, port: serial.Serial) -> None:
+        """Start a link on `port`, knowing nothing of the hub yet, and ask for its state."""
         with self._changed:
             self._link = protocol.Link(lambda frame: self._write(port, frame), _Clock,
                                        self.heartbeat_ms, self.timeout_ms)
@@ -212,21 +230,6 @@ class SeatHub:
             self._boot = None
             self._reads = [(protocol.OK, None)] * len(self.wiring.pads)
             self._link.ask_state()
-        was_ready = False
-        while not self._stop.is_set():
-            data = port.read(port.in_waiting or 1)
-            with self._changed:
-                for kind, fields in self._link.receive(data):
-                    self._handle(kind, fields)
-                self._link.tick()
-                was_ready |= self._ready
-                if self._lost:
-                    raise serial.SerialException("write failed")
-                if not self._link.alive():
-                    self._gone(f"silent for {self.timeout_ms} ms")
-                    return was_ready
-        self._gone("closed")
-        return was_ready
 
     def _write(self, port: serial.Serial, frame: bytes) -> None:
         try:
