@@ -1,6 +1,4 @@
 """The seat hub firmware's logic under CPython: a fake Pico, stand-in readers, and a test playing the host."""
-import pytest
-
 from hub_fakes import FakeClock, MemoryStore, firmware
 from hub_fakes.machine import Board
 from hub_fakes.standin import Pads

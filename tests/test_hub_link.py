@@ -139,6 +139,18 @@ def test_cards_and_buttons_reach_the_bus_as_events(rig):
     assert rig.new_events(lambda e: e, "a press") == [ButtonDown(2, "ok")]
 
 
+def test_a_deaf_reader_on_the_hub_faults_its_pad_alone_until_it_recovers(rig):
+    rig.pads.place(1, UID)
+    rig.new_events(lambda e: e, "a card")
+    rig.pads.deafen(1)
+    rig.until(lambda: rig.poll() == ["seat2"], "seat2 to fault")
+    with pytest.raises(ReaderFault, match="seat2"):
+        rig.host.pads[1].poll()
+    rig.until(lambda: rig.poll() == [], "seat2 to recover after the hub resets it")
+    assert rig.host.pads[1].poll() == UID
+    assert [e for e in rig.events if isinstance(e, (CardPlaced, CardRemoved))] == [CardPlaced("seat2", UID)]
+
+
 def test_a_light_shown_on_the_host_reaches_the_hubs_pwm(rig):
     rig.host.lights[2].show(LightState.LOCKED)
     rig.until(lambda: rig.board.colour(LED2) == rgb(LightState.LOCKED), "seat 2 green")

@@ -1,4 +1,4 @@
-"""The seat hub protocol: frames, messages, the link's sequence rules, and the pieces of the host side that need no hub."""
+"""The seat hub protocol: frames, messages, the link's sequence rules; the host side's pieces that need no hub."""
 import ast
 from pathlib import Path
 from types import SimpleNamespace
@@ -167,7 +167,8 @@ def test_hubs_are_found_by_usb_ids_and_serial_number_not_by_device_name():
 
 
 def test_the_hub_command_lists_the_hubs_plugged_in(capsys):
-    ports = [SimpleNamespace(device="/dev/ttyACM3", vid=PICO_MICROPYTHON[0], pid=PICO_MICROPYTHON[1], serial_number="E661"),
+    ports = [SimpleNamespace(device="/dev/ttyACM3", vid=PICO_MICROPYTHON[0], pid=PICO_MICROPYTHON[1],
+                             serial_number="E661"),
              SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, pid=0x6001, serial_number="FT1")]
     hub_command(["list"], list_ports=lambda: ports)
     assert capsys.readouterr().out == "/dev/ttyACM3 E661\n"

@@ -56,17 +56,13 @@ def _pulse(pin, clock):
 
 
 class _Reader:
-    """One MFRC522 on the shared bus and what the hub last reported of it."""
+    """One MFRC522 on the shared bus (its driver probes it at the first poll) and what the hub last reported of it."""
 
     def __init__(self, chip):
         self.chip = chip
         self.uid = b""
         self.fault = False
         self.tried = None   # ticks of the last attempt while faulty
-        try:
-            chip.probe()
-        except Exception:   # whatever the driver raises, this reader does not answer
-            self.fault = True
 
     def poll(self, now, clock):
         """Poll once (reset first while faulty, at most every RETRY_MS); True if the answer changed."""
@@ -76,8 +72,7 @@ class _Reader:
         try:
             if self.fault and not self.chip.reset():
                 return False
-            uid = self.chip.poll() or b""
-            self.chip.antenna_off()   # only the reader being polled radiates
+            uid = self.chip.poll() or b""   # the driver leaves the antenna off: only the polled reader radiates
             fault = False
         except Exception:   # whatever the driver raises, this reader does not answer
             uid, fault = b"", True
@@ -175,6 +170,7 @@ class Hub:
         self.send_state()
 
     def step(self):
+        """One turn of the main loop."""
         now = self.clock.ticks_ms()
         for kind, fields in self.link.receive(self.stream.read()):
             self.handle(kind, fields, now)

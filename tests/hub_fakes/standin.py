@@ -1,8 +1,8 @@
 """Stand-ins for the MFRC522 driver and emulator of branch `rfid` until they land here.
 
-Same interfaces as theirs (Mfrc522(transfer, hard_reset) with probe, poll,
-reset and antenna_off; a chip with transfer(bytes) -> bytes), over a toy wire
-protocol: one command byte, then the answer.
+Same interfaces as theirs (Mfrc522(transfer, hard_reset) with probe, poll
+and reset; a chip with transfer(bytes) -> bytes), over a toy wire protocol:
+one command byte, then the answer.
 """
 from table.hardware.ports import ReaderFault
 
@@ -60,9 +60,6 @@ class StandInMfrc522:
         except ReaderFault:
             return False
         return True
-
-    def antenna_off(self):
-        self.transfer(b"A\x00")
 
 
 class Pads:
