@@ -197,6 +197,20 @@ def test_a_silent_hub_is_noticed_and_picked_up_again(rig):
     assert [e for e in rig.events if isinstance(e, (CardPlaced, CardRemoved))] == [CardPlaced("centre", UID)]
 
 
+def test_a_hub_that_takes_no_more_bytes_never_holds_up_the_table(rig):
+    rig.pty.paused.set()        # the hub reads nothing: the port's buffers fill up
+    started = time.monotonic()
+    for _ in range(1000):
+        for state in (LightState.LOCKED, LightState.WAITING):
+            rig.host.lights[1].show(state)
+    assert time.monotonic() - started < WAIT_S
+    rig.until(lambda: not rig.host.ready, "the hub to be dropped")
+    assert "write failed" in rig.host.problem     # long before the heartbeat timeout
+    rig.pty.paused.clear()
+    rig.until(lambda: rig.host.ready, "the hub to be back")
+    rig.until(lambda: rig.pty.hub.lights[0].steady[3] == rgb(LightState.WAITING), "the last look")
+
+
 def test_an_unplugged_hub_is_found_again_and_resynchronised(rig):
     rig.pads.place(0, UID)
     rig.host.lights[1].show(LightState.WAITING)

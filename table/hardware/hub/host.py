@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 PICO_MICROPYTHON = (0x2E8A, 0x0005)   # USB VID:PID of MicroPython on a Raspberry Pi Pico
 READ_S = 0.02                         # longest wait for serial bytes before the link's clock ticks
+WRITE_S = 0.1                         # longest wait to hand a frame to the port; a hub that takes none is gone
 
 _PATTERNS = {  # pattern -> (protocol pattern, half period in s, flashes)
     Pattern.STEADY: (protocol.STEADY, 0.0, 0),
@@ -155,7 +156,8 @@ class SeatHub:
     def close(self) -> None:
         """Stop the thread and let go of the port; the hub shows its no-host look."""
         self._stop.set()
-        self._thread.join()
+        if self._thread.is_alive():
+            self._thread.join()
 
     @property
     def ready(self) -> bool:
@@ -203,7 +205,7 @@ class SeatHub:
     def _talk(self, device: str) -> None:
         """Open `device` and talk to the hub there until it goes or we stop."""
         try:
-            with serial.Serial(device, timeout=READ_S) as port:
+            with serial.Serial(device, timeout=READ_S, write_timeout=WRITE_S, exclusive=True) as port:
                 log.info("seat hub %s: opened %s", self.name, device)
                 self._connect(port)
                 while not self._stop.is_set():
@@ -232,9 +234,11 @@ class SeatHub:
             self._link.ask_state()
 
     def _write(self, port: serial.Serial, frame: bytes) -> None:
+        if self._lost:
+            return
         try:
             port.write(frame)
-        except (serial.SerialException, OSError):
+        except (serial.SerialException, OSError):   # also the write timeout: a hub that takes nothing
             self._lost = True   # the reader thread reconnects
 
     def _gone(self, why: str) -> None:
