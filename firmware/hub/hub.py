@@ -46,23 +46,43 @@ def _transfer(spi, cs):
     return transfer
 
 
-def _pulse(pin, clock):
-    """Hard reset through `pin`: held low for a millisecond (the MFRC522 needs 100 ns)."""
-    def hard_reset():
-        pin.value(0)
-        clock.sleep_ms(1)
-        pin.value(1)
-    return hard_reset
+class _ResetLine:
+    """A reset pin and the readers wired to it: a pulse resets every chip on it, so the others are set up again."""
+
+    def __init__(self, pin, clock):
+        self.pin = pin
+        self.clock = clock
+        self.readers = []
+
+    def hard_reset(self, reader):
+        """The hard reset that `reader`'s driver calls."""
+        def pulse():
+            self.pin.value(0)
+            self.clock.sleep_ms(1)   # the MFRC522 needs 100 ns low
+            self.pin.value(1)
+            for other in self.readers:
+                if other is not reader:
+                    other.set_up()
+        return pulse
 
 
 class _Reader:
     """One MFRC522 on the shared bus (its driver probes it at the first poll) and what the hub last reported of it."""
 
-    def __init__(self, chip):
-        self.chip = chip
+    def __init__(self, driver, transfer, reset_line):
+        self.chip = driver(transfer, reset_line.hard_reset(self) if reset_line else None)
+        if reset_line:
+            reset_line.readers.append(self)
         self.uid = b""
         self.fault = False
         self.tried = None   # ticks of the last attempt while faulty
+
+    def set_up(self):
+        """Set the chip up again after a reset meant for another reader on its reset line."""
+        try:
+            self.chip.probe()
+        except Exception:   # then its next poll finds the fault
+            pass
 
     def poll(self, now, clock):
         """Poll once (reset first while faulty, at most every RETRY_MS); True if the answer changed."""
@@ -225,9 +245,9 @@ class Hub:
         m, now = self.machine, self.clock.ticks_ms()
         spi = m.SPI(bus, baudrate=khz * 1000, polarity=0, phase=0,
                     sck=m.Pin(sck), mosi=m.Pin(mosi), miso=m.Pin(miso))
-        resets = [_pulse(m.Pin(pin, m.Pin.OUT, value=1), self.clock) for pin in reset_pins]
+        lines = [_ResetLine(m.Pin(pin, m.Pin.OUT, value=1), self.clock) for pin in reset_pins]
         selects = [m.Pin(cs, m.Pin.OUT, value=1) for cs in chip_selects]  # all high before any talks
-        self.readers = [_Reader(self.driver(_transfer(spi, cs), resets[i % len(resets)] if resets else None))
+        self.readers = [_Reader(self.driver, _transfer(spi, cs), lines[i % len(lines)] if lines else None)
                         for i, cs in enumerate(selects)]
         self.buttons = [_Button(m.Pin(pin, m.Pin.IN, m.Pin.PULL_UP), now) for pin in button_pins]
         for i in range(0, len(light_pins), 3):
