@@ -172,3 +172,80 @@ def test_the_hub_command_lists_the_hubs_plugged_in(capsys):
              SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, pid=0x6001, serial_number="FT1")]
     hub_command(["list"], list_ports=lambda: ports)
     assert capsys.readouterr().out == "/dev/ttyACM3 E661\n"
+
+
+class LossyLine:
+    """One direction of a line that drops, corrupts, repeats and adds noise to frames, as `faults` draws."""
+
+    def __init__(self, faults):
+        self.faults = faults      # () -> "ok", "drop", "corrupt", "repeat" or "noise"
+        self.bytes = bytearray()
+
+    def write(self, frame):
+        fault = self.faults()
+        if fault == "drop":
+            return
+        if fault == "corrupt":
+            frame = frame[:1] + bytes((frame[1] ^ 0x5A,)) + frame[2:]
+        if fault == "noise":
+            self.bytes += b"\x13\x00\x37"
+        self.bytes += frame
+        if fault == "repeat":
+            self.bytes += frame
+
+    def take(self):
+        data = bytes(self.bytes)
+        self.bytes.clear()
+        return data
+
+
+FAULTS = st.lists(st.sampled_from(["drop", "corrupt", "repeat", "noise"]), min_size=1, max_size=4, unique=True)
+
+
+@given(st.data(), st.lists(st.tuples(st.integers(0, 3), st.sampled_from([b"", b"\x01\x02\x03\x04", b"\x04\xa1\xb2"])),
+                           max_size=40))
+def test_a_lossy_line_never_shows_a_card_that_was_not_there_and_ends_in_step(data, changes):
+    clock = FakeClock()
+    faults = st.sampled_from(["ok"] * 4 + data.draw(FAULTS))   # some lines only drop, some only corrupt...
+    faulty = [True]
+
+    def draw():
+        return data.draw(faults) if faulty[0] else "ok"
+
+    to_host, to_hub = LossyLine(draw), LossyLine(draw)
+    hub = protocol.Link(to_host.write, clock, heartbeat_ms=100, timeout_ms=1000)
+    host = protocol.Link(to_hub.write, clock, heartbeat_ms=100, timeout_ms=1000)
+    readers = [b""] * 4                        # what the hub's readers see
+    history = [{b""} for _ in readers]         # everything each reader has seen
+    seen = [b""] * 4                           # what the host was told
+
+    def send_state():
+        for index, uid in enumerate(readers):
+            hub.send(protocol.READER, index, protocol.OK, uid)
+        hub.send(protocol.SYNCED)
+
+    def exchange(ms):
+        clock.now += ms
+        for kind, fields in hub.receive(to_hub.take()):
+            if kind == protocol.SYNC:
+                send_state()
+        hub.tick()
+        for kind, fields in host.receive(to_host.take()):
+            if kind == protocol.READER:
+                index, _, uid = fields
+                seen[index] = uid
+                assert uid in history[index], "a card that was never there"
+            elif kind == protocol.SYNC:
+                host.send(protocol.SYNCED)
+        host.tick()
+
+    host.ask_state()
+    for index, uid in changes:
+        readers[index] = uid
+        history[index].add(uid)
+        hub.send(protocol.READER, index, protocol.OK, uid)
+        exchange(data.draw(st.integers(0, 150)))
+    faulty[0] = False
+    for _ in range(30):
+        exchange(100)
+    assert seen == readers
