@@ -12,7 +12,8 @@ from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, RawRead
 from table.hardware.hub import protocol
 from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, stop_firmware
 from table.hardware.lights import LOOKS
-from table.hardware.ports import LightState, ReaderFault
+from table.hardware.poller import ReaderPoller
+from table.hardware.ports import LightState, Reader, ReaderFault, SeatLight
 from table.hardware.presence import PresenceTracker
 
 SERIAL = "E6614104032B6F2C"
@@ -128,6 +129,22 @@ def test_the_host_finds_the_hub_which_says_hello_with_its_capabilities(rig):
     assert rig.poll() == []
     assert [pad.pad for pad in rig.host.pads] == ["seat1", "seat2", "centre"]
     assert sorted(rig.host.lights) == [1, 2]
+    assert all(isinstance(pad, Reader) for pad in rig.host.pads)
+    assert all(isinstance(light, SeatLight) for light in rig.host.lights.values())
+
+
+def test_the_tables_poller_reads_hub_pads_like_any_reader(rig):
+    rig.pads.place(2, UID)
+    poller = ReaderPoller(rig.host.pads, rig.bus)
+    reads = []
+    rig.bus.subscribe(RawRead, reads.append)
+
+    def centre_read():
+        poller.poll_once()
+        rig.bus.dispatch()
+        return [read.uid for read in reads if read.pad == "centre"][-1:] == [UID]
+    wait_for(centre_read, "the poller to read the card")
+    assert CardPlaced("centre", UID) in rig.events
 
 
 def test_cards_and_buttons_reach_the_bus_as_events(rig):

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from table.hardware.hub import protocol
+from table.hardware.hub.host import MonotonicClock
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware" / "hub"
 
@@ -34,16 +35,8 @@ class FakeClock:
         self.now += ms
 
 
-class RealClock:
-    """MicroPython's time functions on the monotonic clock."""
-
-    @staticmethod
-    def ticks_ms():
-        return time.monotonic_ns() // 1_000_000
-
-    @staticmethod
-    def ticks_diff(a, b):
-        return a - b
+class RealClock(MonotonicClock):
+    """MicroPython's time functions on the host's monotonic clock."""
 
     @staticmethod
     def sleep_ms(ms):

@@ -69,8 +69,8 @@ class HubWiring:
                 bytes(pin for _, rgb in self.lights for pin in rgb))
 
 
-class _Clock:
-    """The host's clock in the shape protocol.Link expects (MicroPython's time functions)."""
+class MonotonicClock:
+    """The host's monotonic clock in the shape protocol.Link expects: MicroPython's tick functions."""
 
     @staticmethod
     def ticks_ms() -> int:
@@ -96,7 +96,7 @@ def find_hubs(usb_id: tuple[int, int] = PICO_MICROPYTHON, serial_number: str | N
 def stop_firmware(device: str) -> None:
     """Ask the hub on `device` to leave its firmware for the REPL, so that mpremote can deploy to it."""
     with serial.Serial(device, timeout=READ_S) as port:
-        link = protocol.Link(port.write, _Clock)
+        link = protocol.Link(port.write, MonotonicClock)
         link.ask_state()          # SYNC first: the hub takes our sequence numbers from it
         link.send(protocol.STOP)
         port.flush()
@@ -226,7 +226,7 @@ class SeatHub:
     def _connect(self, port: serial.Serial) -> None:
         """Start a link on `port`, knowing nothing of the hub yet, and ask for its state."""
         with self._changed:
-            self._link = protocol.Link(lambda frame: self._write(port, frame), _Clock,
+            self._link = protocol.Link(lambda frame: self._write(port, frame), MonotonicClock,
                                        self.heartbeat_ms, self.timeout_ms)
             self._lost = self._ready = self._matched = self._config_sent = False
             self._boot = None
