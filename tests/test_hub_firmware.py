@@ -111,6 +111,18 @@ def test_lights_on_pins_that_share_a_pwm_channel_are_refused():
     assert b"PWM" in error[0]
 
 
+def test_the_reference_builds_hub_wiring_is_taken():
+    reference = HubWiring(     # hub1 of hardware/layouts/hubs-8-seat.toml, as docs/hubs.md shows it
+        pads=tuple((f"pad{cs}", cs) for cs in range(6, 15)),
+        buttons=((1, "next", 0), (1, "ok", 1), (2, "next", 15), (2, "ok", 22)),
+        lights=((1, (16, 17, 18)), (2, (19, 20, 21))),
+        sck=2, mosi=3, miso=4, resets=(5,),
+    )
+    answer = Rig().configure(reference)
+    assert not of_kind(answer, protocol.ERROR)
+    assert (hello(answer)["readers"], hello(answer)["buttons"], hello(answer)["lights"]) == (9, 4, 2)
+
+
 def test_a_hub_keeps_its_wiring_across_a_restart_and_shows_no_host_until_it_hears_one():
     rig = Rig()
     rig.configure()
