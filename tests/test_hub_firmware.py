@@ -61,8 +61,8 @@ class Rig:
 
     def configure(self, wiring=WIRING):
         self.heard()
-        self.host.ask_state()
         self.host.send(protocol.CONFIG, *wiring.config_fields())
+        self.host.ask_state()
         return self.run(10)
 
 

@@ -56,8 +56,8 @@ def test_main_serves_on_stdio_keeps_the_wiring_in_flash_and_gives_the_repl_back_
         with serial.Serial(os.ttyname(slave), timeout=0.05) as port:
             received = []
             link = protocol.Link(port.write, RealClock)
-            link.ask_state()
             link.send(protocol.CONFIG, *WIRING.config_fields())
+            link.ask_state()
             deadline = time.monotonic() + 10
             while not any(kind == protocol.HELLO and fields[3] == 1 for kind, fields in received):
                 assert time.monotonic() < deadline, f"no HELLO with one reader: {received}; crashes: {crashes}"

@@ -215,7 +215,7 @@ class Hub:
         elif kind == protocol.LIGHT and fields[0] < len(self.lights):
             index, pattern, half, flashes, r, g, b, r2, g2, b2 = fields
             self.lights[index].show((pattern, half, flashes, (r, g, b), (r2, g2, b2)), now)
-        elif kind == protocol.CONFIG:
+        elif kind == protocol.CONFIG:   # the host asks for our state next, to see what we run
             config = protocol.pack_fields(protocol.CONFIG, fields)
             if config != self.config:
                 try:
@@ -224,7 +224,6 @@ class Hub:
                 except ValueError as error:
                     self.release()
                     self.link.send(protocol.ERROR, str(error).encode())
-            self.send_state()
         elif kind == protocol.STOP:
             self.release()
             self.stopped = True
@@ -267,14 +266,15 @@ class Hub:
 
     def send_state(self):
         """Send the hub's whole state: HELLO, every reader, every button, SYNCED."""
-        self.link.send(protocol.HELLO, protocol.VERSION, self.boot, protocol.crc16(self.config),
-                       len(self.readers), len(self.buttons), len(self.lights), self.hub_id, FIRMWARE.encode())
-        for index in range(len(self.readers)):
-            self.send_reader(index)
-        for index, button in enumerate(self.buttons):
-            self.link.send(protocol.BUTTON, index, button.presses)
-        self.link.send(protocol.SYNCED)
+        hello = (protocol.VERSION, self.boot, protocol.crc16(self.config),
+                 len(self.readers), len(self.buttons), len(self.lights), self.hub_id, FIRMWARE.encode())
+        self.link.send_state([(protocol.HELLO, hello)]
+                             + [(protocol.READER, self.reader_fields(i)) for i in range(len(self.readers))]
+                             + [(protocol.BUTTON, (i, b.presses)) for i, b in enumerate(self.buttons)])
 
     def send_reader(self, index):
+        self.link.send(protocol.READER, *self.reader_fields(index))
+
+    def reader_fields(self, index):
         reader = self.readers[index]
-        self.link.send(protocol.READER, index, protocol.FAULT if reader.fault else protocol.OK, reader.uid)
+        return index, protocol.FAULT if reader.fault else protocol.OK, reader.uid

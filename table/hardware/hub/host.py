@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 PICO_MICROPYTHON = (0x2E8A, 0x0005)   # USB VID:PID of MicroPython on a Raspberry Pi Pico
 READ_S = 0.02                         # longest wait for serial bytes before the link's clock ticks
 WRITE_S = 0.1                         # longest wait to hand a frame to the port; a hub that takes none is gone
+CONFIG_PUSHES = 3                     # times a connection pushes the wiring before it gives up on the hub
 
 _PATTERNS = {  # pattern -> (protocol pattern, half period in s, flashes)
     Pattern.STEADY: (protocol.STEADY, 0.0, 0),
@@ -142,7 +143,8 @@ class SeatHub:
         self._lost = False
         self._ready = False
         self._matched = False                  # the last HELLO had our protocol and wiring
-        self._config_sent = False
+        self._refused: str | None = None       # why the hub cannot serve this connection
+        self._config_pushes = 0
         self._boot: int | None = None
         self._reads: list[tuple[int, str | None]] = []
         self._presses: list[int | None] = []
@@ -228,7 +230,9 @@ class SeatHub:
         with self._changed:
             self._link = protocol.Link(lambda frame: self._write(port, frame), MonotonicClock,
                                        self.heartbeat_ms, self.timeout_ms)
-            self._lost = self._ready = self._matched = self._config_sent = False
+            self._lost = self._ready = self._matched = False
+            self._refused = None
+            self._config_pushes = 0
             self._boot = None
             self._reads = [(protocol.OK, None)] * len(self.wiring.pads)
             self._link.ask_state()
@@ -255,8 +259,8 @@ class SeatHub:
             self._hello(*fields)
         elif kind == protocol.SYNC:
             self._send_lights()
-        elif kind == protocol.SYNCED and self._matched:
-            self._ready = True
+        elif kind == protocol.SYNCED and self._matched and not self._link.waiting():
+            self._ready = True        # the hub's whole state is here
             self.problem = None
             self.connections += 1
             self._changed.notify_all()
@@ -266,8 +270,8 @@ class SeatHub:
         elif kind == protocol.BUTTON and self._matched:
             self._pressed(*fields)
         elif kind == protocol.ERROR:
-            self.problem = fields[0].decode(errors="replace")
-            log.error("seat hub %s: %s", self.name, self.problem)
+            self._refuse("hub refused its wiring: " + fields[0].decode(errors="replace"))
+
 
     def _hello(self, version: int, boot: int, config_crc: int, readers: int, buttons: int, lights: int,
                hub_id: bytes, firmware: bytes) -> None:
@@ -283,14 +287,15 @@ class SeatHub:
         self._ready = False
         if version != protocol.VERSION:
             self._refuse(f"hub speaks protocol {version}, the host {protocol.VERSION}")
-        elif self._config_sent:
-            self._refuse(f"hub refused its wiring: {self.problem}")
-        else:
-            self._config_sent = True
+        elif self._refused is None and self._config_pushes < CONFIG_PUSHES:
+            self._config_pushes += 1
             self._link.send(protocol.CONFIG, *self.wiring.config_fields())
+            self._link.ask_state()     # the answer shows the wiring the hub runs now
+        elif self._refused is None:
+            self._refuse("hub does not take its wiring")
 
     def _refuse(self, why: str) -> None:
-        self.problem = why
+        self._refused = self.problem = why
         log.error("seat hub %s: %s", self.name, why)
         self._changed.notify_all()
 
@@ -302,9 +307,7 @@ class SeatHub:
                 self.bus.publish(ButtonDown(seat, button))
 
     def _send_lights(self) -> None:
-        for index, look in enumerate(self._looks):
-            self._link.send(protocol.LIGHT, *light_fields(index, look))
-        self._link.send(protocol.SYNCED)
+        self._link.send_state([(protocol.LIGHT, light_fields(index, look)) for index, look in enumerate(self._looks)])
 
 
 class HubPad:

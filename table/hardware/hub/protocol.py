@@ -24,7 +24,8 @@ STOP = 0x0A       # host -> hub: leave the firmware for the REPL (to deploy)
 FIELDS = {
     HELLO: "BHHBBBss",     # protocol version, boot, config crc, readers, buttons, lights, hub id, firmware
     SYNC: "",
-    SYNCED: "",
+    SYNCED: "BHH",         # whether the sender had received a SYNC, the number of its latest,
+                           # and the number of the first frame of this state
     CONFIG: "BBBBBHssss",  # protocol version, SPI bus, SCK, MOSI, MISO, SPI kHz, chip-select pins,
                            # reset pins (none, one shared, or one per reader), button pins,
                            # light pins (red, green, blue per light)
@@ -160,9 +161,10 @@ class Link:
 
     `write(bytes)` sends; `clock` has ticks_ms() and ticks_diff(a, b). After
     a gap in the peer's sequence numbers, or a frame that fails its check,
-    the link asks the peer for its whole state (SYNC), and asks again if the
-    peer's SYNCED does not come within the timeout. Frames older than the
-    last one accepted are dropped.
+    the link asks the peer for its whole state (SYNC), and asks again unless,
+    within the timeout, a whole state comes that answers that very SYNC, all
+    of it received. Frames older than the last one accepted are dropped, but
+    for HELLO and SYNC, with which a peer that restarted begins its new count.
     """
 
     def __init__(self, write, clock, heartbeat_ms=HEARTBEAT_MS, timeout_ms=TIMEOUT_MS):
@@ -173,10 +175,13 @@ class Link:
         self._frame = bytearray()
         self._seq = 0             # of the next frame sent
         self._expected = None     # seq of the next frame from the peer; None: take any
+        self._run = None          # seq of the first frame received since the last loss; None: the next one
         now = clock.ticks_ms()
         self._last_sent = now
         self._last_heard = now
         self._asked = None        # when we asked for the peer's state, until its SYNCED
+        self._asked_seq = None    # the number of that SYNC
+        self._peer_sync = None    # the number of the latest SYNC from the peer
         self.bad_frames = 0
         self.gaps = 0
 
@@ -189,8 +194,19 @@ class Link:
 
     def ask_state(self):
         """Ask the peer for its whole state."""
-        self._asked = self._clock.ticks_ms()
+        self._asked, self._asked_seq = self._clock.ticks_ms(), self._seq
         self.send(SYNC)
+
+    def send_state(self, messages):
+        """Send our whole state, `messages` as (kind, fields), then SYNCED: the SYNC it answers, where it began."""
+        first = self._seq
+        for kind, fields in messages:
+            self.send(kind, *fields)
+        self.send(SYNCED, 0 if self._peer_sync is None else 1, self._peer_sync or 0, first)
+
+    def waiting(self):
+        """Whether we asked for the peer's whole state and have not received it yet."""
+        return self._asked is not None
 
     def receive(self, data):
         """The new messages, as (kind, fields), in the bytes `data` received; heartbeats are kept here."""
@@ -223,19 +239,25 @@ class Link:
             kind, seq, fields = decode(frame)
         except ValueError:
             self.bad_frames += 1
+            self._run = None
             self.ask_state()
             return None
         self._last_heard = self._clock.ticks_ms()
-        if kind not in (HELLO, SYNC) and self._expected is not None:
-            ahead = (seq - self._expected) & 0xFFFF
-            if ahead >= 0x8000:
+        if self._expected is not None and seq != self._expected:
+            if (seq - self._expected) & 0x8000 and kind not in (HELLO, SYNC):
                 return None       # stale: older than what we have
-            if ahead:
-                self.gaps += 1
-                self.ask_state()
+            self.gaps += 1        # lost frames, or a peer that restarted its count
+            self._run = None
+            self.ask_state()
         self._expected = (seq + 1) & 0xFFFF
-        if kind == SYNCED:
-            self._asked = None
+        if self._run is None:
+            self._run = seq
+        if kind == SYNC:
+            self._peer_sync = seq
+        elif kind == SYNCED:
+            answers, sync, first = fields
+            if answers and sync == self._asked_seq and not (first - self._run) & 0x8000:
+                self._asked = None    # the state we asked for, all of it
         if kind == HEARTBEAT:
             return None
         return kind, fields
