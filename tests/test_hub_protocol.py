@@ -1,5 +1,6 @@
 """The seat hub protocol: frames, messages, the link's sequence rules; the host side's pieces that need no hub."""
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +48,15 @@ def test_every_kind_round_trips():
         frame = protocol.encode(kind, 0x0102, fields)
         assert frame.endswith(b"\x00") and 0 not in frame[:-1]
         assert protocol.decode(frame[:-1]) == (kind, 0x0102, fields)
+
+
+def test_the_example_frames_in_protocol_md_are_what_they_say():
+    text = (FIRMWARE_DIR.parent / "PROTOCOL.md").read_text()
+    examples = re.findall(r"^    ([A-Z]+)\b.*seq (\d+): +((?:[0-9a-f]{2} )+00)$", text, re.MULTILINE)
+    assert len(examples) == 5
+    for name, seq, frame in examples:
+        kind, number, _ = protocol.decode(bytes.fromhex(frame)[:-1])
+        assert (kind, number) == (getattr(protocol, name), int(seq)), name
 
 
 def test_every_single_bit_error_is_detected():
