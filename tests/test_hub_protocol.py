@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st
 from hub_fakes import FIRMWARE_DIR, FakeClock
 from table.hardware.hub import protocol
 from table.hardware.hub.__main__ import main as hub_command
-from table.hardware.hub.host import PICO_MICROPYTHON, find_hubs, light_fields
+from table.events import EventBus
+from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, find_hubs, light_fields
 from table.hardware.lights import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Pattern
 from table.hardware.ports import LightState
 
@@ -193,6 +194,11 @@ def test_hubs_are_found_by_usb_ids_and_serial_number_not_by_device_name():
     assert devices() == ["/dev/ttyACM1", "/dev/ttyACM2"]
     assert devices(serial_number="e66141040327aa2a") == ["/dev/ttyACM2"]
     assert devices(serial_number="0000") == []
+
+
+def test_a_seat_gets_one_light():
+    with pytest.raises(ValueError, match="two lights"):
+        SeatHub(EventBus(), HubWiring(pads=(), lights=((1, (6, 7, 8)), (1, (10, 11, 12)))))
 
 
 def test_the_hub_command_lists_the_hubs_plugged_in(capsys):

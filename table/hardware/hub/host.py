@@ -131,6 +131,8 @@ class SeatHub:
         self.name = serial_number or "%04x:%04x" % tuple(usb_id)
         self.pads = tuple(HubPad(self, index, pad) for index, (pad, _) in enumerate(wiring.pads))
         self.lights = {seat: HubSeatLight(self, index) for index, (seat, _) in enumerate(wiring.lights)}
+        if len(self.lights) < len(wiring.lights):
+            raise ValueError(f"seat hub {self.name}: a seat has two lights")
         self.hub_id: str | None = None        # from the hub's HELLO
         self.firmware: str | None = None
         self.capabilities: tuple[int, int, int] | None = None   # readers, buttons, lights
