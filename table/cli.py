@@ -36,9 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("--json", action="store_true", help="print one JSON object")
 
     bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
-    bench.add_argument("what", choices=("engines", "pipeline"))
+    bench.add_argument("what", choices=("engines", "pipeline", "readers"))
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time spent on each measurement")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time spent on each measurement (engines, pipeline)")
 
     args = parser.parse_args(argv)
     if args.command == "run":

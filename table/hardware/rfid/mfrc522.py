@@ -1,0 +1,270 @@
+"""MFRC522 reader driver: one poll cycle finds the card on the pad (ISO 14443-3 type A).
+
+The same file runs under CPython on the Pi and under MicroPython on a seat
+hub's Pico, so it uses builtins only and needs no clock: every wait is a
+bounded number of register reads.
+
+A poll cycle switches the antenna on, wakes every card in the field (WUPA, so
+a card halted by the previous poll answers again), runs the anticollision
+loop over the cascade levels (4-, 7- and 10-byte UIDs), selects the card
+(CRC_A checked on the SAK), halts it and switches the antenna off again, so
+idle pads do not read their neighbours' cards.
+
+SPI framing (MFRC522 datasheet 8.1.2): a write sends the register address and
+then any number of bytes for that one register (so the FIFO is filled in one
+transfer); a read sends one address per byte and gets each value back one
+byte later (so several registers are read in one transfer).
+"""
+
+try:
+    from table.hardware.ports import ReaderFault
+except ImportError:   # MicroPython on a seat hub
+    class ReaderFault(Exception):
+        """A reader did not answer as its chip should; it may recover after a reset."""
+
+# Registers (datasheet 9.2)
+COMMAND = 0x01
+COM_IRQ = 0x04
+ERROR = 0x06
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+CONTROL = 0x0C
+BIT_FRAMING = 0x0D
+COLL = 0x0E
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+# Commands (datasheet 10.3)
+IDLE = 0x00
+TRANSCEIVE = 0x0C
+SOFT_RESET = 0x0F
+
+# Register bits
+POWER_DOWN = 0x10        # CommandReg: still in (soft) power-down
+TX_IRQ = 0x40            # ComIrqReg: the frame was sent
+RX_IRQ = 0x20            # ComIrqReg: a frame was received
+TIMER_IRQ = 0x01         # ComIrqReg: the timer ran out (no card answered)
+CLEAR_IRQS = 0x7F        # ComIrqReg write with Set1 = 0: clear every request
+FLUSH = 0x80             # FIFOLevelReg
+START_SEND = 0x80        # BitFramingReg
+GARBLED = 0x13           # ErrorReg: BufferOvfl, ParityErr, ProtocolErr
+COLL_ERR = 0x08          # ErrorReg: bit collision
+COLL_POS_NOT_VALID = 0x20
+ANTENNA_ON = 0x83        # TxControlReg: Tx1RFEn and Tx2RFEn
+ANTENNA_OFF = 0x80
+
+# Set at probe and read back: the timer starts when a frame is sent (TAuto)
+# and times out after (20 + 1) ticks of 25 us = 525 us, six times the frame
+# delay time of an ISO 14443-A card; 100 % ASK. Then bitwise anticollision.
+# CRC_A is computed here, not by the chip.
+SETTINGS = (
+    (T_MODE, 0x80),
+    (T_PRESCALER, 0xA9),
+    (T_RELOAD_H, 0x00),
+    (T_RELOAD_L, 20),
+    (TX_ASK, 0x40),
+)
+BITWISE_ANTICOLLISION = 0x00   # CollReg.ValuesAfterColl cleared: bits after a collision read 0
+
+# Version register values of real chips and of the clones sold on modules
+VERSIONS = (0x12, 0x88, 0x90, 0x91, 0x92, 0xB2)
+
+# ISO 14443-3 type A
+WUPA = 0x52
+SELECT = (0x93, 0x95, 0x97)   # SEL codes of cascade levels 1, 2, 3
+CASCADE_TAG = 0x88
+SAK_INCOMPLETE = 0x04
+HLTA = b"\x50\x00"
+LONGEST_ANSWER = 5            # bytes: a UID part and its BCC
+
+# Bounds on waits, in register reads: each read takes tens of microseconds,
+# so these outlast the 525 us timer (or the reset) many times over.
+RESET_READS = 1000
+TRANSCEIVE_READS = 200
+
+# Read in one transfer after every frame sent: completion, errors, answer size, chip identity
+STATUS = (COM_IRQ, ERROR, FIFO_LEVEL, CONTROL, COLL, VERSION)
+
+
+def crc_a(data, preset=0x6363):
+    """The ISO 14443-3 CRC_A of `data`, as the two bytes sent after it (low byte first); `preset` for other CRCs of the chip."""
+    crc = preset
+    for byte in data:
+        byte ^= crc & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = (crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)
+    return bytes((crc & 0xFF, crc >> 8))
+
+
+class Mfrc522:
+    """One MFRC522 chip, reached through `transfer` (one SPI transaction, chip select held).
+
+    `hard_reset`, if given, pulses the chip's reset pin low then high and
+    returns once the chip can be spoken to again.
+    """
+
+    def __init__(self, transfer, hard_reset=None):
+        self._transfer = transfer
+        self._hard_reset = hard_reset
+        self.version = None
+
+    def probe(self) -> int:
+        """Soft-reset and set up the chip; its VersionReg value. Raises ReaderFault if it does not answer as an MFRC522."""
+        self.version = None
+        self._write(COMMAND, (SOFT_RESET,))
+        for _ in range(RESET_READS):
+            if not self._read((COMMAND,))[0] & POWER_DOWN:
+                break
+        else:
+            raise ReaderFault("the chip stays in power-down after a soft reset")
+        for register, value in SETTINGS:
+            self._write(register, (value,))
+        self._write(COLL, (BITWISE_ANTICOLLISION,))   # not read back: status bits
+        values = self._read([register for register, _ in SETTINGS] + [VERSION])
+        version = values[-1]
+        if values[:-1] != bytes([value for _, value in SETTINGS]):
+            raise ReaderFault("registers do not read back what was written")
+        if version not in VERSIONS:
+            raise ReaderFault("unknown chip version 0x%02X" % version)
+        self.version = version
+        return version
+
+    def poll(self):
+        """The UID of the card on the pad (bytes), or None when there is none or it could not be read cleanly.
+
+        Raises ReaderFault when the chip stops answering.
+        """
+        if self.version is None:
+            self.probe()
+        self._write(TX_CONTROL, (ANTENNA_ON,))
+        self._write(COMMAND, (TRANSCEIVE,))
+        try:
+            return self._identify()
+        finally:
+            self._write(COMMAND, (IDLE,))
+            self.antenna_off()
+
+    def reset(self) -> bool:
+        """Soft reset, then a hard reset if that did not bring the chip back; True when it answers its probe again."""
+        if self._probes():
+            return True
+        if self._hard_reset is None:
+            return False
+        self._hard_reset()
+        return self._probes()
+
+    def antenna_off(self):
+        """Switch the RF field off (cards in it lose power)."""
+        self._write(TX_CONTROL, (ANTENNA_OFF,))
+
+    def _probes(self):
+        try:
+            self.probe()
+        except ReaderFault:
+            return False
+        return True
+
+    def _identify(self):
+        """Wake, select and halt one card; its UID or None."""
+        if self._transceive(bytes((WUPA,)), tx_bits=7) is None:
+            return None
+        uid = b""
+        for sel in SELECT:
+            part = self._anticollision(sel)
+            sak = part and self._select(sel, part)
+            if sak is None:
+                return None
+            if not sak & SAK_INCOMPLETE:
+                self._send(HLTA + crc_a(HLTA))   # a card does not answer HLTA: wait until it is sent
+                return uid + part[:4]
+            if part[0] != CASCADE_TAG:
+                return None
+            uid += part[1:4]
+        return None
+
+    def _anticollision(self, sel):
+        """The 5 bytes (UID part and BCC) of the card that cascade level `sel` singles out, or None.
+
+        When cards answer at once, the first bit where they differ is set to 1
+        and the loop goes on with the cards that have that bit.
+        """
+        known = bytearray(5)   # UID bits learnt so far, least significant bit first
+        bits = 0
+        while bits < 32:
+            whole, extra = divmod(bits, 8)
+            frame = bytes((sel, (2 + whole) << 4 | extra)) + known[:whole + (extra > 0)]
+            answer = self._transceive(frame, tx_bits=extra, rx_align=extra)
+            if answer is None:
+                return None
+            data, count, collision = answer
+            if whole + len(data) > 5:
+                return None
+            for i, byte in enumerate(data):
+                keep = (1 << extra) - 1 if i == 0 else 0   # bits of the first byte that were sent, not received
+                known[whole + i] = (known[whole + i] & keep) | (byte & ~keep & 0xFF)
+            if collision is None:
+                if bits + count - extra != 40 or known[0] ^ known[1] ^ known[2] ^ known[3] != known[4]:
+                    return None
+                return bytes(known)
+            chosen = whole * 8 + collision
+            if chosen < bits or chosen >= 32:
+                return None
+            known[chosen // 8] = (known[chosen // 8] | 1 << chosen % 8) & ((2 << chosen % 8) - 1)
+            bits = chosen + 1
+        return None
+
+    def _select(self, sel, part):
+        """Select the card whose UID part (with BCC) is `part`; its SAK, or None."""
+        frame = bytes((sel, 0x70)) + part
+        answer = self._transceive(frame + crc_a(frame))
+        if answer is None or answer[1] != 24 or answer[2] is not None:
+            return None
+        sak = answer[0]
+        if crc_a(sak[:1]) != sak[1:]:
+            return None
+        return sak[0]
+
+    def _transceive(self, frame, tx_bits=0, rx_align=0):
+        """Send `frame` (its last byte holding `tx_bits` bits, 0 for 8) and wait for the answer.
+
+        Returns (data, bits received counting the `rx_align` unused bits of
+        the first byte, collision) or None when no card answered or the answer
+        was garbled; `collision` is the index of the first collided bit in
+        `data`, or None.
+        """
+        irq, error, level, control, coll, _ = self._send(frame, tx_bits, rx_align, RX_IRQ | TIMER_IRQ)
+        if not irq & RX_IRQ or error & GARBLED or not 0 < level <= LONGEST_ANSWER:
+            return None
+        collision = None
+        if error & COLL_ERR:
+            if coll & COLL_POS_NOT_VALID:
+                return None
+            collision = ((coll & 0x1F) or 32) - 1
+        last_bits = control & 0x07
+        count = (level - 1) * 8 + last_bits if last_bits else level * 8
+        return self._read((FIFO_DATA,) * level), count, collision
+
+    def _send(self, frame, tx_bits=0, rx_align=0, until=TX_IRQ):
+        """Send `frame` and read the status registers until an interrupt in `until` is raised; the last status read."""
+        self._write(COM_IRQ, (CLEAR_IRQS,))
+        self._write(FIFO_LEVEL, (FLUSH,))
+        self._write(FIFO_DATA, frame)
+        self._write(BIT_FRAMING, (START_SEND | rx_align << 4 | tx_bits,))
+        for _ in range(TRANSCEIVE_READS):
+            status = self._read(STATUS)
+            if status[-1] != self.version:
+                raise ReaderFault("the chip stopped answering (version reads 0x%02X)" % status[-1])
+            if status[0] & until:
+                return status
+        raise ReaderFault("a frame exchange did not complete")
+
+    def _write(self, register, data):
+        self._transfer(bytes((register << 1,)) + bytes(data))
+
+    def _read(self, registers):
+        return bytes(self._transfer(bytes([0x80 | register << 1 for register in registers]) + b"\x00")[1:])
