@@ -1,7 +1,7 @@
-"""The seat hub firmware's logic under CPython: a fake Pico, stand-in readers, and a test playing the host."""
+"""The seat hub firmware's logic under CPython: a fake Pico, emulated readers, and a test playing the host."""
 from hub_fakes import FakeClock, MemoryStore, firmware
 from hub_fakes.machine import Board
-from hub_fakes.standin import Pads
+from hub_fakes.pads import Pads, ResetLine
 from table.hardware.hub import protocol
 from table.hardware.hub.host import HubWiring
 
@@ -35,13 +35,13 @@ class Loop:
 class Rig:
     """A hub on a fake board, and the test as its host."""
 
-    def __init__(self, store=None):
+    def __init__(self, store=None, driver=Pads.driver):
         self.clock = FakeClock()
         self.board = Board()
         self.pads = Pads(self.board, CHIP_SELECTS)
         self.loop = Loop()
         self.store = store or MemoryStore()
-        self.hub = firmware.Hub(self.board, self.clock, self.loop, Pads.driver, self.store)
+        self.hub = firmware.Hub(self.board, self.clock, self.loop, driver, self.store)
         self.host = protocol.Link(self.loop.to_hub.extend, self.clock)
 
     def run(self, ms, step_ms=1):
@@ -91,15 +91,35 @@ def test_a_new_hub_says_hello_with_nothing_wired_and_takes_the_hosts_wiring():
     assert set(rig.board.pwms) == {6, 7, 8, 10, 11, 12}
 
 
-def test_readers_get_their_own_reset_pin_or_share_one():
+def test_a_reader_deaf_until_a_hard_reset_is_brought_back_through_its_own_reset_pin():
     rig = Rig()
     rig.configure(HubWiring(pads=WIRING.pads, resets=(22, 26, 27)))
     assert [rig.board.levels[pin] for pin in (22, 26, 27)] == [1, 1, 1]   # out of reset
-    rig.hub.readers[1].chip.hard_reset()
-    assert rig.board.written[26][-3:] == [1, 0, 1] and rig.board.written[22] == [1]
+    for chip, pin in zip(rig.pads.chips, (22, 26, 27)):
+        chip.wire_reset_pin(ResetLine(rig.board, pin))
+    rig.pads.place(1, UID)
+    rig.run(20)
+    rig.pads.deafen(1, cured_by="hard")
+    assert of_kind(rig.run(20), protocol.READER) == [(1, protocol.FAULT, b"")]
+    assert of_kind(rig.run(firmware.RETRY_MS), protocol.READER) == [(1, protocol.OK, bytes.fromhex(UID))]
+    assert rig.board.written[26][-2:] == [0, 1] and rig.board.written[22] == rig.board.written[27] == [1]
+
+
+def test_a_reset_pin_shared_by_all_readers_brings_back_a_deaf_one():
+    rig = Rig()
     rig.configure(HubWiring(pads=WIRING.pads, resets=(22,)))
-    rig.hub.readers[2].chip.hard_reset()
-    assert rig.board.written[22][-3:] == [1, 0, 1]
+    for chip in rig.pads.chips:
+        chip.wire_reset_pin(ResetLine(rig.board, 22))
+    rig.pads.place(2, UID)
+    rig.run(20)
+    rig.pads.deafen(2, cured_by="hard")
+    assert of_kind(rig.run(20), protocol.READER) == [(2, protocol.FAULT, b"")]
+    assert of_kind(rig.run(firmware.RETRY_MS), protocol.READER) == [(2, protocol.OK, bytes.fromhex(UID))]
+    assert rig.board.written[22][-2:] == [0, 1]
+
+
+def test_reset_pins_are_none_one_or_one_per_reader():
+    rig = Rig()
     (error,) = of_kind(rig.configure(HubWiring(pads=WIRING.pads, resets=(22, 26))), protocol.ERROR)
     assert b"reset" in error[0]
 
@@ -145,23 +165,34 @@ def test_a_card_is_reported_once_when_it_comes_and_once_when_it_goes():
     assert of_kind(rig.run(200), protocol.READER) == [(1, protocol.OK, b"")]
 
 
+class CountingDriver(Pads.driver):
+    """The driver, counting the resets the hub asks of it."""
+
+    def __init__(self, transfer, hard_reset=None):
+        super().__init__(transfer, hard_reset)
+        self.resets = 0
+
+    def reset(self):
+        self.resets += 1
+        return super().reset()
+
+
 def test_a_deaf_reader_is_reported_reset_at_a_bounded_rate_and_reported_again_when_it_recovers():
-    rig = Rig()
+    rig = Rig(driver=CountingDriver)
     rig.configure()
     rig.pads.place(0, UID)
     rig.run(20)
-    rig.pads.deafen(0, until_reset=False)
+    rig.pads.deafen(0, cured_by="hard")      # its reset pin is not wired: the hub cannot cure it
     assert of_kind(rig.run(20), protocol.READER) == [(0, protocol.FAULT, b"")]
-    chip = rig.pads.chips[0]
     rig.run(5 * firmware.RETRY_MS)
-    assert 4 <= chip.resets <= 6
-    chip.stays_deaf = False
+    assert 4 <= rig.hub.readers[0].chip.resets <= 6
+    rig.pads.chips[0].hard_reset()             # someone power-cycles it
     assert of_kind(rig.run(2 * firmware.RETRY_MS), protocol.READER) == [(0, protocol.OK, bytes.fromhex(UID))]
 
 
 def test_a_reader_deaf_from_the_start_is_reported_faulty():
     rig = Rig()
-    rig.pads.deafen(2, until_reset=False)
+    rig.pads.deafen(2, cured_by="hard")
     state = rig.configure()
     assert (2, protocol.FAULT, b"") in of_kind(state, protocol.READER)
 

@@ -7,7 +7,7 @@ import pytest
 from hub_fakes import MemoryStore, firmware
 from hub_fakes.machine import Board
 from hub_fakes.pty_hub import PtyHub
-from hub_fakes.standin import Pads
+from hub_fakes.pads import Pads
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, RawRead
 from table.hardware.hub import protocol
 from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, stop_firmware

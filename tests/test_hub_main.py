@@ -3,6 +3,7 @@
 Its stdin and stdout (the Pico's USB serial port) are the master side of a
 pty; the test talks to it from the slave side with pyserial, as the host does.
 """
+import importlib.util
 import io
 import os
 import runpy
@@ -11,15 +12,16 @@ import threading
 import time
 import tty
 import types
+from pathlib import Path
 
 import serial
 
 from hub_fakes import FIRMWARE_DIR, RealClock, firmware
-from hub_fakes import standin
 from hub_fakes.machine import Board
 from table.hardware.hub import protocol
 from table.hardware.hub.host import HubWiring, stop_firmware
 
+DRIVER = Path(__file__).resolve().parents[1] / "table" / "hardware" / "rfid" / "mfrc522.py"
 WIRING = HubWiring(pads=(("seat1", 17),), buttons=((1, "next", 2),), lights=((1, (6, 7, 8)),))
 
 
@@ -34,8 +36,9 @@ def pico_modules(board, kbd_intr_calls, crashes):
     pico_time.__dict__.update(vars(time))     # whatever else imports time meanwhile still finds it whole
     pico_time.ticks_ms, pico_time.ticks_diff, pico_time.sleep_ms = (
         RealClock.ticks_ms, RealClock.ticks_diff, RealClock.sleep_ms)
-    driver = types.ModuleType("mfrc522")
-    driver.Mfrc522 = standin.StandInMfrc522
+    spec = importlib.util.spec_from_file_location("mfrc522", DRIVER)   # the file deploy.sh copies
+    driver = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(driver)
     return {"machine": machine, "micropython": micropython, "time": pico_time, "mfrc522": driver, "hub": firmware}
 
 

@@ -1,4 +1,4 @@
-"""Stand-ins for a Pico and its world, to run the seat hub firmware under CPython.
+"""Fakes of a Pico and its world, to run the seat hub firmware under CPython.
 
 `firmware` is firmware/hub/hub.py itself, imported with the shared
 protocol module under the name it has on the Pico.
