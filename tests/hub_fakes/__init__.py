@@ -1,0 +1,56 @@
+"""Fakes of a Pico and its world, to run the seat hub firmware under CPython.
+
+`firmware` is firmware/hub/hub.py itself, imported with the shared
+protocol module under the name it has on the Pico.
+"""
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+from table.hardware.hub import protocol
+from table.hardware.hub.host import MonotonicClock
+
+FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware" / "hub"
+
+sys.modules.setdefault("protocol", protocol)
+_spec = importlib.util.spec_from_file_location("hub", FIRMWARE_DIR / "hub.py")
+firmware = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(firmware)
+
+
+class FakeClock:
+    """MicroPython's time functions on a clock that moves only when told."""
+
+    def __init__(self, now=1000):
+        self.now = now
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        self.now += ms
+
+
+class RealClock(MonotonicClock):
+    """MicroPython's time functions on the host's monotonic clock."""
+
+    @staticmethod
+    def sleep_ms(ms):
+        time.sleep(ms / 1000)
+
+
+class MemoryStore:
+    """The hub's config store, in memory."""
+
+    def __init__(self, data=None):
+        self.data = data
+
+    def load(self):
+        return self.data
+
+    def save(self, data):
+        self.data = data
