@@ -11,7 +11,7 @@ from hub_fakes.pads import Pads
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, RawRead
 from table.hardware.hub import protocol
 from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, stop_firmware
-from table.hardware.lights import LOOKS
+from table.hardware.looks import LOOKS
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import LightState, Reader, ReaderFault, SeatLight
 from table.hardware.presence import PresenceTracker

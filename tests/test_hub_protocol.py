@@ -14,7 +14,7 @@ from table.hardware.hub import protocol
 from table.hardware.hub.__main__ import main as hub_command
 from table.events import EventBus
 from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, find_hubs, light_fields
-from table.hardware.lights import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Pattern
+from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Pattern
 from table.hardware.ports import LightState
 
 SAMPLES = {

@@ -17,7 +17,7 @@ from serial.tools.list_ports import comports
 
 from table.events import ButtonDown, EventBus
 from table.hardware.hub import protocol
-from table.hardware.lights import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern
+from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern
 from table.hardware.ports import LightState, ReaderFault
 
 log = logging.getLogger(__name__)
@@ -322,6 +322,14 @@ class HubPad:
 
     def poll(self) -> str | None:
         return self.hub.read(self.index)
+
+    def reset(self) -> bool:
+        """The hub resets its own deaf readers (and the link reconnects by itself): whether this pad answers now."""
+        try:
+            self.hub.read(self.index)
+        except ReaderFault:
+            return False
+        return True
 
 
 class HubSeatLight:
