@@ -13,7 +13,7 @@ cannot tell the kinds apart.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from gpiozero.pins import Factory as PinFactory
@@ -23,7 +23,7 @@ from table.hardware.lights import build_lights_and_buttons
 from table.hardware.pins import pin_factories, simulated_factories
 from table.hardware.ports import Reader, SeatLight
 from table.hardware.simulated import Noise, VirtualReader
-from table.layout import PI, Layout, Wiring
+from table.layout import PI, Hub, Layout, Wiring
 
 
 @dataclass
@@ -106,12 +106,22 @@ class ChipPad:
             self._tag = None
 
 
-def real(layout: Layout) -> Builder:
-    """The table's own readers, lights and buttons on this Raspberry Pi."""
+def real(layout: Layout, list_ports: Callable[[], Iterable] | None = None) -> Builder:
+    """The table's own readers, lights and buttons: on this Raspberry Pi, and on its seat hubs over USB.
+
+    `list_ports` lists serial ports (pyserial's comports by default) where the hubs are looked for.
+    """
     def build(bus: EventBus) -> Hardware:
-        _refuse_hubs(layout, "real")
-        import spidev
-        return _pi_readers(layout, bus, pin_factories(layout, simulated=False), spidev)
+        spidev = None
+        if layout.readers_on(PI):
+            import spidev
+        hardware = _pi_readers(layout, bus, pin_factories(layout, simulated=False), spidev)
+        try:
+            _add_hubs(hardware, layout, bus, list_ports)
+        except BaseException:
+            hardware.close()
+            raise
+        return hardware
     return build
 
 
@@ -121,15 +131,15 @@ def _refuse_hubs(layout: Layout, kind: str) -> None:
 
 
 def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory], spidev) -> Hardware:
-    """Readers wired to the Pi's SPI buses (our driver or the mfrc522 package), then the lights and buttons."""
+    """Readers wired to the Pi's SPI buses (our driver or the mfrc522 package), then the Pi's lights and buttons."""
     from table.hardware.rfid.spi import ResetLine, SpiReader
 
     closers: list[Callable[[], None]] = []
-    pins = factories[PI]
+    pins = factories.get(PI)
     lines: dict[int, ResetLine] = {}
     readers: dict[str, Reader] = {}
     try:
-        for wiring in layout.wiring:
+        for wiring in layout.readers_on(PI):
             if layout.reader == "mfrc522-legacy":
                 readers[wiring.pad] = _legacy_reader(wiring)
             else:
@@ -142,13 +152,42 @@ def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory],
                 readers[wiring.pad] = SpiReader(wiring.pad, wiring.bus, wiring.ce or 0, wiring.cs, line,
                                                 spi=spidev.SpiDev(), pin_factory=pins)
             closers.append(readers[wiring.pad].close)
-        hardware = _with_lights(layout, bus, readers, factories, layout.seats)
+        hardware = _with_lights(layout, bus, readers, factories, layout.seats_on(PI))
     except BaseException:
         for close in reversed(closers):
             close()
         raise
     hardware.closers[:0] = closers
     return hardware
+
+
+def _add_hubs(hardware: Hardware, layout: Layout, bus: EventBus, list_ports) -> None:
+    """A SeatHub per hub of the layout, its wiring pushed from the layout; its pads, lights and buttons join."""
+    from table.hardware.hub.host import SeatHub
+
+    for hub in layout.hubs:
+        options = {} if list_ports is None else {"list_ports": list_ports}
+        seat_hub = SeatHub(bus, hub_wiring(layout, hub), hub.serial, hub.usb, **options).start()
+        hardware.closers.append(seat_hub.close)
+        hardware.readers.update((pad.pad, pad) for pad in seat_hub.pads)
+        hardware.lights.update(seat_hub.lights)
+
+
+def hub_wiring(layout: Layout, hub: Hub):
+    """What the layout wires to one hub, as the hub is told it."""
+    from table.hardware.hub.host import HubWiring
+
+    readers = layout.readers_on(hub.name)
+    seats = layout.seats_on(hub.name)
+    resets = tuple(w.reset for w in readers)
+    if len(set(resets)) <= 1:           # none, or one line shared by all the hub's readers
+        resets = resets[:1] if resets and resets[0] is not None else ()
+    elif None in resets:
+        raise ValueError(f"hub {hub.name!r}: give every reader a reset pin, or none, or one shared")
+    return HubWiring(pads=tuple((w.pad, w.cs) for w in readers),
+                     buttons=tuple((seat.number, name, pin) for seat in seats for name, pin in seat.buttons),
+                     lights=tuple((seat.number, seat.light) for seat in seats),
+                     spi_bus=hub.spi, sck=hub.sck, mosi=hub.mosi, miso=hub.miso, resets=resets)
 
 
 def _legacy_reader(wiring: Wiring) -> Reader:

@@ -1,0 +1,73 @@
+"""A whole hub table from its layout: hubs-8-seat, four Picos (firmware on fakes, each on a real pty),
+built by the same builder as on the Pi; the layout's wiring is pushed to each hub."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from hub_fakes import MemoryStore
+from hub_fakes.machine import Board
+from hub_fakes.pads import Pads
+from hub_fakes.pty_hub import PtyHub
+from table.assets import deck_data
+from table.hardware import build
+from table.hardware.looks import LOOKS
+from table.hardware.ports import LightState
+from table.layout import layout_path, load_layout
+from table.pipeline import Table
+from table.storage.journal import Journal
+from table.storage.registry import Tag, TagRegistry, enrol_simulated
+
+SERIALS = ("E661410403000001", "E661410403000002", "E661410403000003", "E661410403000004")
+WAIT_S = 15.0
+
+
+@pytest.fixture
+def hub_table(tmp_path):
+    """hubs-8-seat with each hub's serial number filled in, its four Picos plugged in, and the table on them."""
+    text = layout_path("hubs-8-seat").read_text()
+    for n, serial in enumerate(SERIALS, 1):
+        text = text.replace(f'name = "hub{n}"\n', f'name = "hub{n}"\nserial = "{serial}"\n')
+    (tmp_path / "hubs.toml").write_text(text)
+    layout = load_layout(tmp_path / "hubs.toml")
+    boards, picos = {}, []
+    for hub, serial in zip(layout.hubs, SERIALS):
+        board = Board(uid=bytes.fromhex(serial))
+        pads = Pads(board, [w.cs for w in layout.readers_on(hub.name)])
+        boards[hub.name] = (board, pads)
+        picos.append(PtyHub(board, pads, MemoryStore(), serial))
+    registry = TagRegistry()
+    enrol_simulated(registry, "feira-torio", [c["id"] for c in deck_data("feira-torio")["cards"]])
+    table = Table(layout, build.real(layout, list_ports=lambda: [p.port_info for p in picos]), registry, Journal())
+    yield layout, table, boards, registry
+    table.close()
+    for pico in picos:
+        pico.unplug()
+
+
+def until(table: Table, condition, what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never saw {what}")
+        table.step()
+        time.sleep(0.005)
+
+
+def test_seats_on_four_hubs_join_with_cards_start_with_a_hub_button_and_see_their_lights(hub_table):
+    layout, table, boards, registry = hub_table
+    reader_index = {w.pad: (w.board, i) for hub in layout.hubs for i, w in enumerate(layout.readers_on(hub.name))}
+    for seat, card in ((1, "TA01"), (4, "VA02"), (7, "AB03")):     # on hub1, hub2 and hub4
+        board_name, index = reader_index[layout.seats[seat - 1].pads[0]]
+        boards[board_name][1].place(index, registry.uid_of(Tag("card", "feira-torio", card)))
+    until(table, lambda: table.session.joined == [1, 4, 7], "seats 1, 4 and 7 join")
+    seat7 = layout.seats[6]
+    board, _ = boards[seat7.board]
+    green = tuple(round(255 * c) for c in LOOKS[LightState.LOCKED].colour)
+    until(table, lambda: board.colour(seat7.light) == green, "seat 7's LED green on hub4")
+    ok = dict(seat7.buttons)["ok"]
+    board.levels[ok] = 0                                            # seat 7 presses OK on its hub
+    until(table, lambda: table.session.state is not None, "the game starts")
+    board.levels[ok] = 1
+    assert table.session.players == (1, 4, 7) and table.session.players[table.session.state.dealer] == 7
