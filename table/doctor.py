@@ -261,7 +261,11 @@ def run_doctor(args) -> int:
 
         maker = HandMaker(bus, push, lambda pad: pads[pad].place("04C0FFEE000001"), lambda pad: pads[pad].lift())
     try:
-        findings = Doctor(layout, hardware.readers, hardware.lights, bus, maker, args.patience).run()
+        unplugged = hardware.wait_for_hubs(args.patience)
+        findings = [Finding(f"hub {name}", False, f"{problem}: check its USB cable, its serial number in the layout "
+                                                  "and that it runs the firmware (docs/hubs.md)")
+                    for name, problem in unplugged.items()]
+        findings += Doctor(layout, hardware.readers, hardware.lights, bus, maker, args.patience).run()
     finally:
         hardware.close()
     print(report(findings))

@@ -24,8 +24,11 @@ WAIT_S = 15.0
 
 
 @pytest.fixture
-def hub_table(tmp_path):
-    """hubs-8-seat with each hub's serial number filled in, its four Picos plugged in, and the table on them."""
+def hub_table(tmp_path, request):
+    """hubs-8-seat with each hub's serial number filled in, its Picos plugged in (all four, or those of the
+    test's `plugged` marker), and the table on them."""
+    marker = request.node.get_closest_marker("plugged")
+    plugged = marker.args if marker else ("hub1", "hub2", "hub3", "hub4")
     text = layout_path("hubs-8-seat").read_text()
     for n, serial in enumerate(SERIALS, 1):
         text = text.replace(f'name = "hub{n}"\n', f'name = "hub{n}"\nserial = "{serial}"\n')
@@ -36,7 +39,8 @@ def hub_table(tmp_path):
         board = Board(uid=bytes.fromhex(serial))
         pads = Pads(board, [w.cs for w in layout.readers_on(hub.name)])
         boards[hub.name] = (board, pads)
-        picos.append(PtyHub(board, pads, MemoryStore(), serial))
+        if hub.name in plugged:
+            picos.append(PtyHub(board, pads, MemoryStore(), serial))
     registry = TagRegistry()
     enrol_simulated(registry, "feira-torio", [c["id"] for c in deck_data("feira-torio")["cards"]])
     table = Table(layout, build.real(layout, list_ports=lambda: [p.port_info for p in picos]), registry, Journal())
@@ -71,3 +75,14 @@ def test_seats_on_four_hubs_join_with_cards_start_with_a_hub_button_and_see_thei
     until(table, lambda: table.session.state is not None, "the game starts")
     board.levels[ok] = 1
     assert table.session.players == (1, 4, 7) and table.session.players[table.session.state.dealer] == 7
+
+
+@pytest.mark.plugged("hub1", "hub2", "hub4")
+def test_a_hub_that_is_not_plugged_in_is_named_and_its_pads_fault_alone(hub_table):
+    layout, table, boards, registry = hub_table
+    assert table.hardware.wait_for_hubs(WAIT_S) == {"hub3": "no hub found"}
+    for _ in range(3):
+        table.step()
+    faulty = set(table.faults.pads)
+    assert faulty == {w.pad for w in layout.readers_on("hub3")}
+    assert table.faults.seats() == {5, 6}

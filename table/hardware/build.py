@@ -13,6 +13,7 @@ cannot tell the kinds apart.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -35,10 +36,18 @@ class Hardware:
     factories: dict[str, PinFactory]      # per board whose pins gpiozero drives (mock pins: press buttons)
     closers: list[Callable[[], None]] = field(default_factory=list)
     chips: dict = field(default_factory=dict)   # emulated hardware only: pad -> EmulatedChip
+    hubs: dict = field(default_factory=dict)    # real hardware only: hub name -> SeatHub
 
     def close(self) -> None:
         for close in reversed(self.closers):
             close()
+
+    def wait_for_hubs(self, timeout_s: float) -> dict[str, str]:
+        """Wait until every seat hub is connected (at most `timeout_s` in all); hub name -> problem of the others."""
+        deadline = time.monotonic() + timeout_s
+        for hub in self.hubs.values():
+            hub.wait_ready(max(0.0, deadline - time.monotonic()))
+        return {name: hub.problem for name, hub in self.hubs.items() if not hub.ready}
 
 
 Builder = Callable[[EventBus], Hardware]
@@ -167,7 +176,8 @@ def _add_hubs(hardware: Hardware, layout: Layout, bus: EventBus, list_ports) -> 
 
     for hub in layout.hubs:
         options = {} if list_ports is None else {"list_ports": list_ports}
-        seat_hub = SeatHub(bus, hub_wiring(layout, hub), hub.serial, hub.usb, **options).start()
+        seat_hub = hardware.hubs[hub.name] = SeatHub(bus, hub_wiring(layout, hub), hub.serial, hub.usb,
+                                                     **options).start()
         hardware.closers.append(seat_hub.close)
         hardware.readers.update((pad.pad, pad) for pad in seat_hub.pads)
         hardware.lights.update(seat_hub.lights)
