@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     enrol.add_argument("--staff", type=int, default=0, metavar="N", help="also tag staff cards 1 to N")
     enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card (its old tag is retired)")
     enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")
+    enrol.add_argument("--layout", default=DEFAULT_LAYOUT,
+                       help="table layout whose centre pads are the station, when its hardware is here")
     enrol.add_argument("--lang", choices=("fr", "en"), default="fr")
     enrol.add_argument("--fullscreen", action="store_true")
     enrol.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
@@ -84,7 +86,14 @@ def main(argv: list[str] | None = None) -> int:
         from table.enrol.command import run_enrol
         if not (args.deck or args.staff or args.export or args.import_):
             parser.error("enrol needs --deck DECK (and/or --staff N), --export CSV or --import CSV")
-        return run_enrol(args)
+        from table.hardware.build import real_if_here
+        from table.layout import load_layout
+        from table.live import say_missing
+        layout = load_layout(args.layout)
+        hardware, missing = real_if_here(layout)
+        if not (args.export or args.import_):
+            say_missing(layout, missing, "a simulated station")
+        return run_enrol(args, hardware, layout.centre)
     if args.command == "replay":
         from table.session.replay import replay_journal
         if not args.journal.exists():

@@ -13,7 +13,6 @@ from argparse import Namespace
 import pygame
 
 from table.hardware import build
-from table.hardware.pins import missing_hardware
 from table.layout import Layout, LayoutError, load_layout
 from table.pipeline import Table
 from table.screen import Screen
@@ -48,14 +47,19 @@ def run(args: Namespace) -> int:
         layout = load_layout(args.layout)
     except LayoutError as error:
         raise SystemExit(f"cardtable run: {error}") from None
-    missing = missing_hardware(layout)
-    if layout.backend == "simulated" or missing:
-        if missing:
-            print(f"No table hardware for layout {layout.name!r}; opening the simulated table instead:",
-                  *(f"  - {m}" for m in missing), sep="\n")
+    hardware, missing = build.real_if_here(layout)
+    if hardware is None:
+        say_missing(layout, missing, "the simulated table")
         from table.sim.window import run_window
         return run_window(args)
-    return run_live(args, layout, build.real(layout))
+    return run_live(args, layout, hardware)
+
+
+def say_missing(layout: Layout, missing: list[str], instead: str) -> None:
+    """Tell what table hardware is missing, if any, and what opens instead."""
+    if missing:
+        print(f"No table hardware for layout {layout.name!r}; opening {instead} instead:",
+              *(f"  - {m}" for m in missing), sep="\n")
 
 
 def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:

@@ -275,3 +275,26 @@ def test_any_sequence_keeps_one_tag_per_card_and_refusals_change_nothing(acts):
     assert len(live) == len(set(live)) == enrolment.done
     assert not retired & set(live)
     assert all(registry.lookup(u) is None for u in retired)
+
+
+def test_the_station_on_table_hardware_enrols_a_tag_laid_on_a_centre_pad_and_a_seat_button_skips(path):
+    from argparse import Namespace
+
+    from table.enrol.command import run_enrol
+    from table.hardware import build
+    from table.hardware.lights import press
+    from table.layout import load_layout
+
+    layout = load_layout("pi-4-seat")
+
+    def hardware(bus):
+        built = build.emulated(layout)(bus)
+        press(built.factories["pi"], dict(layout.seats[0].buttons)["next"])   # TA01 skipped: TA02 is next
+        build.ChipPad(built.chips["centre"]).place(uid(7))
+        return built
+
+    args = Namespace(registry=path, deck=DECK, staff=0, retag=None, lang="fr", frames=20, fullscreen=False,
+                     export=None, import_=None)
+    assert run_enrol(args, hardware, layout.centre) == 0
+    registry = TagRegistry(path)
+    assert registry.lookup(uid(7)) == card("TA02") and registry.uid_of(card("TA01")) is None

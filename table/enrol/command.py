@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import sys
 from argparse import Namespace
-from collections.abc import Sequence
-
 from table.enrol.enrolment import Enrolment
 from table.enrol.station import BlankTags, Station
-from table.hardware.ports import Reader
+from table.events import EventBus
+from table.hardware.build import Builder
 from table.storage.registry import TagRegistry
 
 
-def run_enrol(args: Namespace, readers: Sequence[Reader] | None = None) -> int:
-    """Run `cardtable enrol`; `readers` are the station's pads (None: one simulated pad with blank tags).
+def run_enrol(args: Namespace, hardware: Builder | None = None, pads: tuple[str, ...] = ()) -> int:
+    """Run `cardtable enrol`; the station's readers are `pads` of `hardware` (None: one simulated pad with
+    blank tags), whose seat buttons "next" skip a card.
 
     `args`: registry (path), deck, staff, retag, lang, frames, fullscreen,
     export and import_ (CSV paths or None).
@@ -37,20 +37,27 @@ def run_enrol(args: Namespace, readers: Sequence[Reader] | None = None) -> int:
         except ValueError as error:
             print(f"cardtable enrol: {error}", file=sys.stderr)
             return 2
-        return _station(args, enrolment, readers)
+        return _station(args, enrolment, hardware, pads)
     finally:
         registry.close()
 
 
-def _station(args: Namespace, enrolment: Enrolment, readers: Sequence[Reader] | None) -> int:
+def _station(args: Namespace, enrolment: Enrolment, hardware: Builder | None, pads: tuple[str, ...]) -> int:
     from table.enrol.window import EnrolWindow
     from table.screen.display import run_display
-    blanks = None
-    if readers is None:
+    bus, blanks, built = EventBus(), None, None
+    if hardware is None:
         blanks = BlankTags(enrolment.registry)
         readers = [blanks.reader]
-    window = EnrolWindow(Station(enrolment, readers), args.lang, blanks)
-    run_display(window, window.canvas.get_size(), window.screen.title(), args.fullscreen, args.frames,
-                each_frame=window.station.step)
+    else:
+        built = hardware(bus)
+        readers = [built.readers[pad] for pad in pads]
+    try:
+        window = EnrolWindow(Station(enrolment, readers, bus=bus), args.lang, blanks)
+        run_display(window, window.canvas.get_size(), window.screen.title(), args.fullscreen, args.frames,
+                    each_frame=window.station.step)
+    finally:
+        if built is not None:
+            built.close()
     print(f"{enrolment.done} / {len(enrolment.targets)} tagged")
     return 0

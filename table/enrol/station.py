@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from table.enrol.enrolment import Enrolment
-from table.events import CardPlaced, CardRemoved, EventBus, ReaderFailed
+from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, ReaderFailed
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import Reader
 from table.hardware.presence import PresenceTracker
@@ -20,16 +20,18 @@ PAD = "station"
 
 
 class Station:
-    """Readers -> poller -> presence -> Enrolment, on a bus of its own; `step` is one poll of every reader."""
+    """Readers -> poller -> presence -> Enrolment, on `bus` (a new one by default); `step` is one poll of
+    every reader. A seat button "next" on the bus skips to the next card."""
 
     def __init__(self, enrolment: Enrolment, readers: Iterable[Reader], place_after: int = 2,
-                 remove_after: int = 3) -> None:
+                 remove_after: int = 3, bus: EventBus | None = None) -> None:
         self.enrolment = enrolment
-        self.bus = EventBus()
+        self.bus = bus or EventBus()
         self.poller = ReaderPoller(readers, self.bus)
         self.presence = PresenceTracker(self.bus, place_after, remove_after)
         self.bus.subscribe(CardPlaced, lambda event: enrolment.place(event.uid))
         self.bus.subscribe(ReaderFailed, lambda event: enrolment.fault())
+        self.bus.subscribe(ButtonDown, lambda event: event.button == "next" and enrolment.next())
 
     def step(self) -> None:
         """Poll every reader once (the poller resets a failing one) and hand any tag that settled to the enrolment."""

@@ -21,7 +21,7 @@ from gpiozero.pins import Factory as PinFactory
 
 from table.events import EventBus
 from table.hardware.lights import build_lights_and_buttons
-from table.hardware.pins import pin_factories, simulated_factories
+from table.hardware.pins import missing_hardware, pin_factories, simulated_factories
 from table.hardware.ports import Reader, SeatLight
 from table.hardware.simulated import Noise, VirtualReader
 from table.layout import PI, Hub, Layout, Wiring
@@ -132,6 +132,15 @@ def real(layout: Layout, list_ports: Callable[[], Iterable] | None = None) -> Bu
             raise
         return hardware
     return build
+
+
+def real_if_here(layout: Layout) -> tuple[Builder | None, list[str]]:
+    """(the builder of the layout's real hardware, or None, and what is missing on this machine).
+
+    None for a simulated layout (nothing missing) or when anything is missing.
+    """
+    missing = missing_hardware(layout)
+    return (None if layout.backend == "simulated" or missing else real(layout)), missing
 
 
 def _refuse_hubs(layout: Layout, kind: str) -> None:
