@@ -245,6 +245,12 @@ class _Checker:
                 resets[w.board, w.reset].append(w.pad)
         for key, pads in resets.items():
             self.uses[key].append(Use("reader reset" if len(pads) > 1 else f"pad {pads[0]!r} reset"))
+        unreset = [w.pad for w in layout.wiring if w.reset is None]
+        if unreset:
+            self.warn(f"{_count(len(unreset), 'reader')} ({_joined([repr(p) for p in unreset])}) "
+                      "{} no reset pin: a reader that goes deaf can only be soft-reset, and one that ignores it "
+                      "stays out of order until the power is cycled; wire {} RST (NRSTPD) to a free pin "
+                      "(reset = N)".format(*(("has", "its") if len(unreset) == 1 else ("have", "their"))))
         for bus, readers in sorted(_pi_buses(layout).items()):
             self.wire_pi_bus(bus, readers)
         for hub in layout.hubs:

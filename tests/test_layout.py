@@ -12,6 +12,9 @@ PI_TABLE = """\
 name = "two seats on the Pi"
 backend = "pi"
 
+[pi]
+reset = 27
+
 [pads.s1]
 spi = 0
 ce = 0
@@ -124,8 +127,7 @@ def test_a_layout_reads_into_frozen_dataclasses_with_defaults(tmp_path):
 
 
 def test_a_pad_may_have_its_own_reset_pin_and_otherwise_shares_the_pi_one(tmp_path):
-    path = write(tmp_path, PI_TABLE, ('backend = "pi"', 'backend = "pi"\n[pi]\nreset = 27'),
-                 ("ce = 1\n", "ce = 1\nreset = 4\n"))
+    path = write(tmp_path, PI_TABLE, ("ce = 1\n", "ce = 1\nreset = 4\n"))   # PI_TABLE shares GPIO 27
     assert [w.reset for w in read_layout(path).wiring] == [27, 4, 27]
     assert errors(path) == []
 
@@ -206,19 +208,19 @@ def test_two_readers_on_one_chip_enable_line(tmp_path):
 
 
 def test_a_bus_uses_chip_enable_lines_or_gpio_chip_selects_not_both(tmp_path):
-    path = write(tmp_path, PI_TABLE, ("ce = 1", "cs = 27"))
+    path = write(tmp_path, PI_TABLE, ("ce = 1", "cs = 4"))
     assert errors(path) == ["SPI0 mixes chip-enable lines (pad 's1') and GPIO chip selects (pad 's2'): "
                             "use one kind per bus"]
 
 
 def test_gpio_chip_selects_free_the_chip_enable_pins(tmp_path):
-    path = write(tmp_path, PI_TABLE, ("ce = 0", "cs = 27"), ("ce = 1", "cs = 7"), ("next = 13", "next = 8"))
+    path = write(tmp_path, PI_TABLE, ("ce = 0", "cs = 2"), ("ce = 1", "cs = 7"), ("next = 13", "next = 8"))
     assert errors(path) == []
     assert pi_spi_config(read_layout(path))[0] == "dtoverlay=spi0-0cs"
 
 
 def test_a_reader_needs_exactly_one_chip_select(tmp_path):
-    both = write(tmp_path, PI_TABLE, ("ce = 1", "ce = 1\ncs = 27"))
+    both = write(tmp_path, PI_TABLE, ("ce = 1", "ce = 1\ncs = 2"))
     assert "pad 's2' needs one chip select" in errors(both)[0] and errors(both)[0].endswith("not both")
     neither = write(tmp_path, PI_TABLE, ("ce = 1", ""))
     assert errors(neither)[0].endswith("not neither")
@@ -350,7 +352,7 @@ def test_too_many_chip_selects_for_a_hub(tmp_path):
 
 
 def test_a_hub_table_may_wire_its_centre_pad_to_the_pi(tmp_path):
-    path = write(tmp_path, HUB_TABLE, ('board = "h1"\ncs = 7', "spi = 1\nce = 2"))
+    path = write(tmp_path, HUB_TABLE, ('board = "h1"\ncs = 7', "spi = 1\nce = 2\nreset = 27"))
     layout = read_layout(path)
     assert check_layout(layout) == []
     assert [(w.pad, w.board) for w in layout.wiring] == [("s1", "h1"), ("c", "pi")]
@@ -398,3 +400,10 @@ def test_layout_wiring_prints_the_wiring_tables_of_a_good_table_only(tmp_path, c
     assert capsys.readouterr().out == wiring_markdown(load_layout("hubs-8-seat"))
     assert main(["layout", "wiring", str(write(tmp_path, PI_TABLE, ("ok = 26", "ok = 5")))]) == 1
     assert "| Seat |" not in capsys.readouterr().out
+
+
+def test_readers_without_a_reset_pin_are_a_warning(tmp_path):
+    path = write(tmp_path, PI_TABLE, ("[pi]\nreset = 27\n", ""))
+    assert warnings(path) == ["3 readers ('s1', 's2' and 'c') have no reset pin: a reader that goes deaf can only "
+                              "be soft-reset, and one that ignores it stays out of order until the power is cycled; "
+                              "wire their RST (NRSTPD) to a free pin (reset = N)"]
