@@ -10,6 +10,8 @@ from pathlib import Path
 DEFAULT_JOURNAL = Path(os.environ.get("CARDTABLE_STATE", Path.home() / ".local/state/cardtable")) / "journal.sqlite"
 DEFAULT_REGISTRY = DEFAULT_JOURNAL.parent / "registry.sqlite"
 DEFAULT_LAYOUT = os.environ.get("CARDTABLE_LAYOUT", "sim-6-single")
+HARDWARE_HELP = ("auto (default): the layout's own hardware when this machine is its table (the Pi, or one of "
+                 "its hubs plugged in), else the simulated table; real; simulated")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--layout", default=DEFAULT_LAYOUT,
                      help="table layout: a file or a name in hardware/layouts (default: $CARDTABLE_LAYOUT or sim-6-single)")
     run.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL, help="journal file (resumed if it exists)")
+    run.add_argument("--hardware", choices=("auto", "real", "simulated"), default="auto", help=HARDWARE_HELP)
     run.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY,
                      help="tag registry file, as made by cardtable enrol (real hardware only)")
     run.add_argument("--lang", choices=("fr", "en"), default="fr")
@@ -48,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")
     enrol.add_argument("--layout", default=DEFAULT_LAYOUT,
                        help="table layout whose centre pads are the station, when its hardware is here")
+    enrol.add_argument("--hardware", choices=("auto", "real", "simulated"), default="auto", help=HARDWARE_HELP)
     enrol.add_argument("--lang", choices=("fr", "en"), default="fr")
     enrol.add_argument("--fullscreen", action="store_true")
     enrol.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
@@ -86,13 +90,13 @@ def main(argv: list[str] | None = None) -> int:
         from table.enrol.command import run_enrol
         if not (args.deck or args.staff or args.export or args.import_):
             parser.error("enrol needs --deck DECK (and/or --staff N), --export CSV or --import CSV")
-        from table.hardware.build import real_if_here
+        from table.hardware.build import choose
         from table.layout import load_layout
         from table.live import say_missing
         layout = load_layout(args.layout)
-        hardware, missing = real_if_here(layout)
+        hardware, missing = choose(layout, args.hardware)
         if not (args.export or args.import_):
-            say_missing(layout, missing, "a simulated station")
+            say_missing(layout, missing, hardware is None, "a simulated station")
         return run_enrol(args, hardware, layout.centre)
     if args.command == "replay":
         from table.session.replay import replay_journal

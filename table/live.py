@@ -47,19 +47,20 @@ def run(args: Namespace) -> int:
         layout = load_layout(args.layout)
     except LayoutError as error:
         raise SystemExit(f"cardtable run: {error}") from None
-    hardware, missing = build.real_if_here(layout)
+    hardware, missing = build.choose(layout, args.hardware)
+    say_missing(layout, missing, hardware is None, "the simulated table")
     if hardware is None:
-        say_missing(layout, missing, "the simulated table")
         from table.sim.window import run_window
         return run_window(args)
     return run_live(args, layout, hardware)
 
 
-def say_missing(layout: Layout, missing: list[str], instead: str) -> None:
-    """Tell what table hardware is missing, if any, and what opens instead."""
-    if missing:
-        print(f"No table hardware for layout {layout.name!r}; opening {instead} instead:",
-              *(f"  - {m}" for m in missing), sep="\n")
+def say_missing(layout: Layout, missing: list[str], simulated: bool, instead: str) -> None:
+    """Tell what table hardware is missing, if any, and what opens instead (or that it will show as faulty)."""
+    if not missing:
+        return
+    then = f"opening {instead} instead" if simulated else "its readers there will show as out of order"
+    print(f"Table hardware missing for layout {layout.name!r}; {then}:", *(f"  - {m}" for m in missing), sep="\n")
 
 
 def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
@@ -80,7 +81,9 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     finally:
         stop.set()
         poller.join()
-        table.close()
-        journal.close()
-        registry.close()
+        try:
+            table.close()
+        finally:
+            journal.close()
+            registry.close()
     return 0

@@ -502,3 +502,28 @@ def test_a_card_lying_on_a_failed_reader_is_neither_removed_nor_placed_again():
     reader.broken = False
     rounds(300)
     assert events == [CardPlaced("seat1", "AA"), CardRemoved("seat1", "AA")]
+
+
+class RaisingReader(VirtualReader):
+    """A reader whose adapter breaks with an error that is not a ReaderFault (a pin library's, say)."""
+
+    def poll(self):
+        raise RuntimeError("lgpio: bad handle")
+
+    def reset(self) -> bool:
+        raise OSError(19, "No such device")
+
+
+def test_any_error_of_one_reader_is_that_readers_fault_and_the_others_are_still_read():
+    bus = EventBus()
+    good = VirtualReader("seat2")
+    good.place("AA")
+    poller = ReaderPoller([RaisingReader("seat1"), good], bus)
+    events = []
+    for kind in (RawRead, ReaderFailed, ReaderDead):
+        bus.subscribe(kind, events.append)
+    for _ in range(70):
+        poller.poll_once()
+    bus.dispatch()
+    assert events[:2] == [ReaderFailed("seat1", "lgpio: bad handle"), RawRead("seat2", "AA")]
+    assert ReaderDead("seat1") in events and events.count(RawRead("seat2", "AA")) == 70

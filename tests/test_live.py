@@ -21,7 +21,8 @@ from table.storage.registry import Tag, TagRegistry, enrol_simulated
 def test_run_without_the_layouts_hardware_says_what_is_missing_and_opens_the_simulated_table(tmp_path, capsys):
     assert main(["run", "--layout", "pi-4-seat", "--frames", "2", "--journal", str(tmp_path / "j.sqlite")]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("No table hardware for layout 'Pi-wired 4 seats, one pad per seat'")
+    assert out.startswith("Table hardware missing for layout 'Pi-wired 4 seats, one pad per seat'; "
+                          "opening the simulated table instead:")
     assert "this is not a Raspberry Pi" in out and "/dev/spidev0.0" in out
 
 

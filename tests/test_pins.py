@@ -136,3 +136,21 @@ def test_a_hub_with_a_serial_number_must_be_that_pico(tmp_path):
 
 def test_a_simulated_table_needs_nothing(tmp_path):
     assert missing_hardware(load_layout("sim-6-slots"), tmp_path) == []
+
+
+def test_auto_takes_the_real_table_once_this_machine_is_it_even_with_parts_missing(tmp_path):
+    from table.hardware.build import choose
+
+    hubs, pi = load_layout("hubs-8-seat"), load_layout("pi-4-seat")
+    assert choose(hubs, "auto", tmp_path)[0] is None                   # a laptop: the simulated table
+    plug(tmp_path, "1-1", "2e8a:0005")                                  # one Pico is up, three come later
+    builder, missing = choose(hubs, "auto", tmp_path)
+    assert builder is not None and missing == [
+        "only 1 of the 4 hubs with USB id 2e8a:0005 (hub1, hub2, hub3, hub4) are plugged in"]
+    assert choose(pi, "auto", tmp_path)[0] is None                      # not a Pi
+    write(tmp_path / "proc/device-tree/model", b"Raspberry Pi 5 Model B Rev 1.0\0")
+    builder, missing = choose(pi, "auto", tmp_path)                     # a Pi whose SPI is not set up yet:
+    assert builder is not None and len(missing) == 5                    # its readers will show as faulty
+    assert choose(pi, "simulated", tmp_path)[0] is None
+    assert choose(load_layout("sim-6-single"), "real", tmp_path)[0] is None
+    assert choose(hubs, "real", tmp_path / "nothing")[0] is not None

@@ -939,6 +939,33 @@ def test_a_restart_just_after_a_hand_ends_does_not_take_the_old_lots_as_new_ones
     assert gate == [True, False], "the gate holds while the old cards lie there and opens once they are gone"
 
 
+def test_a_restart_after_a_reveal_with_a_dead_reader_opens_the_gate_once_the_reader_is_given_up(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    sim = sim_table(SLOTS, journal=journal, seed=2)
+    try:
+        for seat in (1, 2, 3):
+            sim.tap(sim.table.layout.seats[seat - 1].pads[0], "TA01")
+        sim.press(1, "ok")
+        sim_play_until(sim, random.Random(2), lambda s: s.clearing)
+    finally:
+        sim.close()
+        journal.close()
+    journal = Journal(path)
+    again = sim_table(SLOTS, journal=journal, seed=3)
+    try:
+        again.pads["seat2-c"].broken = True           # this pad's reader died while the power was off
+        polls = 0
+        while again.session.clearing:
+            again.table.step()
+            polls += 1
+            assert polls < 200, "the gate waits for a dead reader forever"
+        assert "seat2-c" in again.table.faults.pads and again.table.faults.pads["seat2-c"] == "dead"
+    finally:
+        again.close()
+        journal.close()
+
+
 def test_a_restart_after_a_reveal_opens_the_gate_only_once_every_pad_has_been_seen_empty(tmp_path):
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)

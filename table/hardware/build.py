@@ -12,19 +12,23 @@ cannot tell the kinds apart.
 """
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gpiozero.pins import Factory as PinFactory
 
 from table.events import EventBus
 from table.hardware.lights import build_lights_and_buttons
-from table.hardware.pins import missing_hardware, pin_factories, simulated_factories
+from table.hardware.pins import ROOT, missing_hardware, pin_factories, simulated_factories, table_is_here
 from table.hardware.ports import Reader, SeatLight
 from table.hardware.simulated import Noise, VirtualReader
 from table.layout import PI, Hub, Layout, Wiring
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -39,8 +43,12 @@ class Hardware:
     hubs: dict = field(default_factory=dict)    # real hardware only: hub name -> SeatHub
 
     def close(self) -> None:
+        """Close everything, the rest even when one part fails to close."""
         for close in reversed(self.closers):
-            close()
+            try:
+                close()
+            except Exception as error:
+                log.error("closing %r raised %r", close, error)
 
     def wait_for_hubs(self, timeout_s: float) -> dict[str, str]:
         """Wait until every seat hub is connected (at most `timeout_s` in all); hub name -> problem of the others."""
@@ -134,13 +142,17 @@ def real(layout: Layout, list_ports: Callable[[], Iterable] | None = None) -> Bu
     return build
 
 
-def real_if_here(layout: Layout) -> tuple[Builder | None, list[str]]:
-    """(the builder of the layout's real hardware, or None, and what is missing on this machine).
+def choose(layout: Layout, hardware: str = "auto", root: Path = ROOT) -> tuple[Builder | None, list[str]]:
+    """(the builder of the layout's real hardware, or None for the simulated table; what is missing here).
 
-    None for a simulated layout (nothing missing) or when anything is missing.
+    `hardware`: "real", "simulated", or "auto": real when this machine is the
+    layout's table (`table_is_here`), even with parts missing (they show as
+    faulty readers), so that a hub plugged in late or a dead one never turns
+    a café's table into the simulation.
     """
-    missing = missing_hardware(layout)
-    return (None if layout.backend == "simulated" or missing else real(layout)), missing
+    missing = missing_hardware(layout, root)
+    real_here = hardware == "real" or hardware == "auto" and table_is_here(layout, root)
+    return (real(layout) if real_here and layout.backend != "simulated" else None), missing
 
 
 def _refuse_hubs(layout: Layout, kind: str) -> None:

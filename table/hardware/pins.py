@@ -102,6 +102,17 @@ def usb_devices(root: Path = ROOT) -> list[tuple[int, int, str | None]]:
     return devices
 
 
+def table_is_here(layout: Layout, root: Path = ROOT) -> bool:
+    """Whether this machine is the layout's table: a Raspberry Pi if anything is wired to the Pi, else (a
+    table on hubs only) at least one Pico of its USB ids plugged in. Its missing parts are then faults."""
+    if layout.backend == "simulated":
+        return False
+    if PI in layout.boards:
+        return pi_model(root) is not None
+    plugged = {device[:2] for device in usb_devices(root)}
+    return any(hub.usb in plugged for hub in layout.hubs)
+
+
 def missing_hardware(layout: Layout, root: Path = ROOT) -> list[str]:
     """What a checked layout needs on this machine and does not find; empty when its hardware is all here.
 

@@ -1,12 +1,15 @@
 """The reader poller: asks every reader what it sees, publishes the answers, and nurses failed readers."""
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from table.events import EventBus, RawRead, ReaderDead, ReaderFailed, ReaderRecovered
 from table.hardware.ports import Reader, ReaderFault
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -20,7 +23,8 @@ class _Failing:
 class ReaderPoller:
     """Polls a set of readers in turn and publishes one RawRead per healthy reader per round.
 
-    The health loop: a reader whose poll raises ReaderFault is reported once
+    The health loop: a reader whose poll raises (ReaderFault, or any error of
+    its adapter) is reported once
     (ReaderFailed) and reset, and polled again next round. Each further
     failure resets it again and waits twice as many rounds as the last before
     the next poll, at most `max_wait` rounds; after `dead_after` failures in a row the reader is
@@ -46,7 +50,7 @@ class ReaderPoller:
                 continue
             try:
                 uid = reader.poll()
-            except ReaderFault as fault:
+            except Exception as fault:   # whatever one reader raises is its fault: never the poller thread's end
                 self._nurse(reader, fault)
                 continue
             if failing is not None:
@@ -54,15 +58,20 @@ class ReaderPoller:
                 self.bus.publish(ReaderRecovered(reader.pad))
             self.bus.publish(RawRead(reader.pad, uid))
 
-    def _nurse(self, reader: Reader, fault: ReaderFault) -> None:
+    def _nurse(self, reader: Reader, fault: Exception) -> None:
         failing = self.failing.get(reader.pad)
         if failing is None:
             failing = self.failing[reader.pad] = _Failing()
+            if not isinstance(fault, ReaderFault):
+                log.error("reader %s raised %r", reader.pad, fault)
             self.bus.publish(ReaderFailed(reader.pad, str(fault)))
         failing.failures += 1
         if failing.failures == self.dead_after:
             self.bus.publish(ReaderDead(reader.pad))
-        reader.reset()
+        try:
+            reader.reset()
+        except Exception as error:
+            log.error("resetting reader %s raised %r", reader.pad, error)
         failing.next_round = self.round + min(2 ** (failing.failures - 1), self.max_wait)
 
     def run(self, stop: threading.Event, interval_s: float = 0.02) -> None:

@@ -11,8 +11,8 @@ import logging
 from typing import Any
 
 from table.assets import deck_data
-from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused, StaffCommand,
-                          ViewChanged)
+from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, ReaderDead, Refused,
+                          StaffCommand, ViewChanged)
 from table.games import GAMES
 from table.games.base import ButtonPress, CardOnPad, Refusal
 from table.layout import Layout
@@ -47,6 +47,7 @@ class TableSession:
         bus.subscribe(CardPlaced, self.on_card)
         bus.subscribe(CardRemoved, self.on_card_removed)
         bus.subscribe(PadSeenEmpty, self.on_pad_seen_empty)
+        bus.subscribe(ReaderDead, self.on_reader_dead)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(StaffCommand, self.on_staff_command)
 
@@ -80,6 +81,12 @@ class TableSession:
 
     def on_pad_seen_empty(self, event: PadSeenEmpty) -> None:
         self.unsure.discard(event.pad)
+        self._end_clearing_if_clear()
+
+    def on_reader_dead(self, event: ReaderDead) -> None:
+        """A dead reader cannot tell what lies on its pad: the clear-table gate stops waiting for it."""
+        self.unsure.discard(event.pad)
+        self.occupied.pop(event.pad, None)
         self._end_clearing_if_clear()
 
     def on_button(self, event: ButtonDown) -> None:

@@ -43,15 +43,12 @@ class SpiReader:
     def __init__(self, pad: str, bus: int, device: int = 0, cs_pin: int | str | None = None,
                  reset: ResetLine | None = None, speed_hz: int = 1_000_000, spi=None, pin_factory=None) -> None:
         self.pad = pad
-        self._bus = bus
         if spi is None:
             import spidev
             spi = spidev.SpiDev()
-        spi.open(bus, device)
-        spi.max_speed_hz = speed_hz
-        spi.mode = 0
-        spi.no_cs = cs_pin is not None
         self._spi = spi
+        self._link = (bus, device, speed_hz, cs_pin is not None)
+        self._opened = False
         self._cs = None if cs_pin is None else DigitalOutputDevice(cs_pin, active_high=False, pin_factory=pin_factory)
         self._chip = Mfrc522(self._transfer, None if reset is None else reset.pulse)
         self._chip.reset()   # a reader that does not answer now raises ReaderFault at its first poll
@@ -71,19 +68,38 @@ class SpiReader:
         return self._chip.reset()
 
     def close(self) -> None:
-        self._chip.antenna_off()
-        self._spi.close()
-        if self._cs is not None:
-            self._cs.close()
+        """Switch the antenna off if the chip still answers, and let go of the SPI device and the pins."""
+        try:
+            self._chip.antenna_off()
+        except ReaderFault:
+            pass
+        finally:
+            self._spi.close()
+            if self._cs is not None:
+                self._cs.close()
 
     def _transfer(self, data: bytes) -> bytes:
-        """One SPI transaction; an I/O error of the SPI device is a fault of this reader."""
-        if self._cs is not None:
-            self._cs.on()
+        """One SPI transaction; an error of the SPI device (missing, gone) is a fault of this reader, and the
+        device is opened again on the next transaction."""
         try:
-            return bytes(self._spi.xfer2(list(data)))
-        except OSError as error:
-            raise ReaderFault(f"SPI{self._bus}: {error}") from None
-        finally:
+            if not self._opened:
+                self._open()
             if self._cs is not None:
-                self._cs.off()
+                self._cs.on()
+            try:
+                return bytes(self._spi.xfer2(list(data)))
+            finally:
+                if self._cs is not None:
+                    self._cs.off()
+        except OSError as error:
+            self._opened = False
+            self._spi.close()
+            raise ReaderFault(f"/dev/spidev{self._link[0]}.{self._link[1]}: {error}") from None
+
+    def _open(self) -> None:
+        bus, device, speed_hz, no_cs = self._link
+        self._spi.open(bus, device)
+        self._spi.max_speed_hz = speed_hz
+        self._spi.mode = 0
+        self._spi.no_cs = no_cs
+        self._opened = True
