@@ -11,8 +11,8 @@ import logging
 from typing import Any
 
 from table.assets import deck_data
-from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, ReaderDead, Refused,
-                          StaffCommand, ViewChanged)
+from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, ReaderDead, ReaderRecovered,
+                          Refused, StaffCommand, ViewChanged)
 from table.games import GAMES
 from table.games.base import ButtonPress, CardOnPad, Refusal
 from table.layout import Layout
@@ -44,10 +44,12 @@ class TableSession:
         # pads that have not reported yet: every pad stays unsure until presence reports on it.
         self.clearing = self._must_clear()
         self.unsure: set[str] = set(layout.pads) if self.clearing else set()
+        self.dead: set[str] = set()   # pads whose reader was given up: the gate does not wait for them
         bus.subscribe(CardPlaced, self.on_card)
         bus.subscribe(CardRemoved, self.on_card_removed)
         bus.subscribe(PadSeenEmpty, self.on_pad_seen_empty)
         bus.subscribe(ReaderDead, self.on_reader_dead)
+        bus.subscribe(ReaderRecovered, self.on_reader_recovered)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(StaffCommand, self.on_staff_command)
 
@@ -85,9 +87,11 @@ class TableSession:
 
     def on_reader_dead(self, event: ReaderDead) -> None:
         """A dead reader cannot tell what lies on its pad: the clear-table gate stops waiting for it."""
-        self.unsure.discard(event.pad)
-        self.occupied.pop(event.pad, None)
+        self.dead.add(event.pad)
         self._end_clearing_if_clear()
+
+    def on_reader_recovered(self, event: ReaderRecovered) -> None:
+        self.dead.discard(event.pad)
 
     def on_button(self, event: ButtonDown) -> None:
         seat = event.seat
@@ -147,7 +151,7 @@ class TableSession:
         """Journal, then apply, then acknowledge."""
         self.journal.append(kind, data)
         self._do(kind, data)
-        self.clearing = self._must_clear() and bool(self.occupied)
+        self.clearing = self._must_clear() and bool(self.occupied.keys() - self.dead)
         self.message = None
         log.info("accepted %s from seat %s", kind, seat)   # never the data: it may hold a sealed bid
         self.bus.publish(Accepted(seat, kind))
@@ -174,7 +178,7 @@ class TableSession:
             raise ValueError(f"unknown journal entry kind {kind!r}")
 
     def _end_clearing_if_clear(self) -> None:
-        if self.clearing and not self.occupied and not self.unsure:
+        if self.clearing and not (self.occupied.keys() | self.unsure) - self.dead:
             self.clearing = False
             self.message = None
             self.bus.publish(ViewChanged())
