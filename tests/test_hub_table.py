@@ -80,7 +80,9 @@ def test_seats_on_four_hubs_join_with_cards_start_with_a_hub_button_and_see_thei
 @pytest.mark.plugged("hub1", "hub2", "hub4")
 def test_a_hub_that_is_not_plugged_in_is_named_and_its_pads_fault_alone(hub_table):
     layout, table, boards, registry = hub_table
-    assert table.hardware.wait_for_hubs(WAIT_S) == {"hub3": "no hub found"}
+    until(table, lambda: all(table.hardware.hubs[name].ready for name in ("hub1", "hub2", "hub4")),
+          "the three hubs plugged in ready")
+    assert table.hardware.wait_for_hubs(0) == {"hub3": "no hub found"}
     for _ in range(3):
         table.step()
     faulty = set(table.faults.pads)
