@@ -22,8 +22,6 @@ from table.screen.pager import Pager
 from table.storage.journal import Journal
 from table.storage.registry import TagRegistry
 
-HUBS_S = 5.0   # how long start-up waits for the seat hubs before the table starts without them
-
 
 class TableWindow:
     """The table's screen, full size: the page due now of the table's view. Escape quits (a keyboard, if any)."""
@@ -68,7 +66,7 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     args.journal.parent.mkdir(parents=True, exist_ok=True)
     registry, journal = TagRegistry(args.registry), Journal(args.journal)
     table = Table(layout, hardware, registry, journal)
-    for name, problem in table.hardware.wait_for_hubs(HUBS_S).items():
+    for name, problem in table.hardware.wait_for_hubs(build.HUBS_WAIT_S).items():
         print(f"seat hub {name}: {problem}; its pads show as faulty until it is back")
     stop = threading.Event()
     poller = threading.Thread(target=table.poller.run, args=(stop, layout.presence.poll_interval),

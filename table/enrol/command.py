@@ -6,7 +6,7 @@ from argparse import Namespace
 from table.enrol.enrolment import Enrolment
 from table.enrol.station import BlankTags, Station
 from table.events import EventBus
-from table.hardware.build import Builder
+from table.hardware.build import HUBS_WAIT_S, Builder
 from table.storage.registry import TagRegistry
 
 
@@ -51,6 +51,7 @@ def _station(args: Namespace, enrolment: Enrolment, hardware: Builder | None, pa
         readers = [blanks.reader]
     else:
         built = hardware(bus)
+        built.wait_for_hubs(HUBS_WAIT_S)
         readers = [built.readers[pad] for pad in pads]
     try:
         window = EnrolWindow(Station(enrolment, readers, bus=bus), args.lang, blanks)

@@ -30,6 +30,8 @@ from table.layout import PI, Hub, Layout, Wiring
 
 log = logging.getLogger(__name__)
 
+HUBS_WAIT_S = 5.0   # how long start-up waits for the seat hubs before going on without them
+
 
 @dataclass
 class Hardware:
