@@ -101,3 +101,19 @@ def test_an_spi_device_error_is_a_reader_fault_and_the_reader_comes_back_after_i
     with pytest.raises(ReaderFault, match="/dev/spidev0.1"):
         reader.poll()
     assert reader.reset() and reader.poll() == "04A1B2C3"   # opened again
+
+
+def test_a_hard_reset_on_a_shared_line_sets_the_other_readers_up_again(factory):
+    board = SpiBoard()
+    line = ResetLine(25, factory)
+    chips = [board.wire(EmulatedChip(EmulatedCard(uid)), 0, ce) for ce, uid in ((0, "04A1B2C3"), (1, "08D1E2F3"))]
+    for chip in chips:
+        chip.wire_reset_pin(factory.pin(25))
+    deaf, healthy = (SpiReader("p", 0, ce, reset=line, spi=board.spidev.SpiDev(), pin_factory=factory)
+                     for ce in (0, 1))
+    chips[0].go_deaf(0xFF, until="hard")
+    with pytest.raises(ReaderFault):
+        deaf.poll()
+    assert deaf.reset()                                # the pulse also reset the healthy reader's chip...
+    assert healthy.poll() == "08D1E2F3"                # ...which was set up again at once: no fault
+    assert chips[1].regs[0x2A] == chips[0].regs[0x2A]  # (TModeReg as the driver sets it up, on both)

@@ -13,16 +13,24 @@ STARTUP_S = 0.05      # oscillator start-up after reset, with a wide margin
 
 
 class ResetLine:
-    """A GPIO wired to the NRSTPD pin of one or more readers: a pulse low hard-resets them all."""
+    """A GPIO wired to the NRSTPD pin of one or more readers: a pulse low hard-resets them all, so after the
+    chips' start-up every other chip on the line is set up again (a deaf one among them stays for its own
+    health loop)."""
 
     def __init__(self, pin: int | str, pin_factory=None) -> None:
         self._pin = DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory)
+        self.chips: list[Mfrc522] = []   # the drivers of the readers wired to this line
 
     def pulse(self) -> None:
         self._pin.off()
         time.sleep(RESET_LOW_S)
         self._pin.on()
         time.sleep(STARTUP_S)
+        for chip in self.chips:
+            try:
+                chip.probe()
+            except ReaderFault:
+                pass
 
     def close(self) -> None:
         self._pin.close()
@@ -34,8 +42,7 @@ class SpiReader:
     With `cs_pin` the chip select is that GPIO (driven low around each
     transfer) and spidev is opened on `device` with no_cs. `reset` is the
     ResetLine wired to the chip's NRSTPD, for hard resets (readers sharing a
-    line share one ResetLine; the others fault once after a pulse and the
-    health loop sets them up again). `spi` is a
+    line share one ResetLine). `spi` is a
     spidev.SpiDev-like object (a FakeSpiDev in tests); `pin_factory` is
     gpiozero's (MockFactory in tests).
     """
@@ -51,6 +58,8 @@ class SpiReader:
         self._opened = False
         self._cs = None if cs_pin is None else DigitalOutputDevice(cs_pin, active_high=False, pin_factory=pin_factory)
         self._chip = Mfrc522(self._transfer, None if reset is None else reset.pulse)
+        if reset is not None:
+            reset.chips.append(self._chip)
         self._chip.reset()   # a reader that does not answer now raises ReaderFault at its first poll
 
     @property
