@@ -18,3 +18,43 @@ def out(tmp_path_factory, request):
         os.makedirs(folder, exist_ok=True)
         return Path(folder)
     return tmp_path_factory.mktemp(request.module.__name__.removeprefix("test_"))
+
+
+@pytest.fixture
+def drawing(monkeypatch):
+    """Records the parts a screen draws side by side (top-level draw calls, not what is inside them).
+
+    `drawing(render, boxes)` runs `render()` with each draw function named in
+    `boxes` wrapped, `boxes[name](result, *args)` giving the part's rect, and
+    returns (name, text or "", rect) for every part with an area.
+    """
+    import pygame
+
+    from table.screen import draw
+
+    def record(render, boxes) -> list[tuple[str, str, pygame.Rect]]:
+        parts, depth = [], [0]
+        for name, box in boxes.items():
+            def wrapped(surf, *args, _name=name, _box=box, _draw=getattr(draw, name), **kwargs):
+                depth[0] += 1
+                try:
+                    result = _draw(surf, *args, **kwargs)
+                finally:
+                    depth[0] -= 1
+                if depth[0] == 0:
+                    text = str(args[0]) if _name in ("text", "tag") else ""
+                    parts.append((_name, text, pygame.Rect(_box(result, *args))))
+                return result
+            monkeypatch.setattr(draw, name, wrapped)
+        try:
+            render()
+        finally:
+            monkeypatch.undo()
+        return [part for part in parts if part[2].w and part[2].h]
+
+    return record
+
+
+def around(centre, radius):
+    """The square around a circle (badges, crowns)."""
+    return centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius

@@ -8,6 +8,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 import pytest
+from conftest import around
 
 from table.cli import main
 from table.enrol import BlankTags, Enrolment, Station
@@ -94,40 +95,19 @@ def screens():
     return {lang: EnrolScreen(lang, DECK) for lang in LANGS}
 
 
-def drawn(screen: EnrolScreen, enrolment: Enrolment, monkeypatch) -> list[tuple[str, str, pygame.Rect]]:
-    """What the screen draws side by side: texts, labels, buttons, the card picture, badges (not what is inside)."""
-    parts, depth = [], [0]
-
-    def record(name, box):
-        fn = getattr(draw, name)
-
-        def wrapped(surf, *args, **kwargs):
-            depth[0] += 1
-            try:
-                result = fn(surf, *args, **kwargs)
-            finally:
-                depth[0] -= 1
-            if depth[0] == 0:
-                parts.append((name, str(args[0]) if name in ("text", "tag") else "", pygame.Rect(box(result, *args))))
-            return result
-        monkeypatch.setattr(draw, name, wrapped)
-
-    record("text", lambda rect, *a: rect)
-    record("tag", lambda rect, *a: rect)
-    record("button", lambda _, rect, *a: rect)
-    record("card", lambda _, rect, *a: rect)
-    record("badge", lambda _, c, r, *a: (c[0] - r, c[1] - r, 2 * r, 2 * r))
-    screen.render(enrolment)
-    monkeypatch.undo()
-    return [part for part in parts if part[2].w and part[2].h]
+def drawn(drawing, screen: EnrolScreen, enrolment: Enrolment) -> list[tuple[str, str, pygame.Rect]]:
+    """What the screen draws side by side: texts, labels, buttons, the card picture, badges."""
+    return drawing(lambda: screen.render(enrolment), {
+        "text": lambda rect, *a: rect, "tag": lambda rect, *a: rect, "button": lambda _, rect, *a: rect,
+        "card": lambda _, rect, *a: rect, "badge": lambda _, c, r, *a: around(c, r)})
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", STATES)
-def test_every_state_renders_without_overlaps(screens, out, monkeypatch, lang, name):
+def test_every_state_renders_without_overlaps(screens, out, drawing, lang, name):
     make, colour = STATES[name]
     enrolment, screen = make(), screens[lang]
-    parts = drawn(screen, enrolment, monkeypatch)
+    parts = drawn(drawing, screen, enrolment)
     assert all(pygame.Rect(0, 0, *SIZE).contains(rect) for *_, rect in parts)
     clashes = [(a, b) for i, a in enumerate(parts) for b in parts[i + 1:] if a[2].colliderect(b[2])]
     assert not clashes

@@ -11,6 +11,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 import pytest
+from conftest import around
 
 from table.assets import deck_data
 from table.games import feira_torio as ft
@@ -190,31 +191,12 @@ def test_hidden_bids_do_not_change_the_screen(screens, players):
         assert shown[0] == shown[1]
 
 
-def drawn(screen: Screen, view: dict, page: str, monkeypatch) -> list[tuple[str, pygame.Rect]]:
+def drawn(drawing, screen: Screen, view: dict, page: str) -> list[tuple[str, pygame.Rect]]:
     """What a page draws side by side: texts, chips, badges and crowns (not what is inside them)."""
-    parts, depth = [], [0]
-
-    def record(name, fn, box):
-        def wrapped(surf, *args, **kwargs):
-            depth[0] += 1
-            try:
-                result = fn(surf, *args, **kwargs)
-            finally:
-                depth[0] -= 1
-            if depth[0] == 0:
-                parts.append((name, pygame.Rect(box(result, *args))))
-            return result
-        monkeypatch.setattr(draw, name, wrapped)
-
-    around = lambda c, r: (c[0] - r, c[1] - r, 2 * r, 2 * r)
-    record("text", draw.text, lambda rect, *a: rect)
-    record("tag", draw.tag, lambda rect, *a: rect)
-    record("chip", draw.chip, lambda _, rect, *a: rect)
-    record("badge", draw.badge, lambda _, c, r, *a: around(c, r))
-    record("crown", draw.crown, lambda _, c, r, *a: around(c, r))
-    screen.render(view, page)
-    monkeypatch.undo()
-    return [(name, rect) for name, rect in parts if rect.w and rect.h]
+    parts = drawing(lambda: screen.render(view, page), {
+        "text": lambda rect, *a: rect, "tag": lambda rect, *a: rect, "chip": lambda _, rect, *a: rect,
+        "badge": lambda _, c, r, *a: around(c, r), "crown": lambda _, c, r, *a: around(c, r)})
+    return [(name, rect) for name, _, rect in parts]
 
 
 def overlaps(parts: list[tuple[str, pygame.Rect]]) -> list:
@@ -223,7 +205,7 @@ def overlaps(parts: list[tuple[str, pygame.Rect]]) -> list:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_four_kept_cards_and_the_longest_formula_fit(screens, out, monkeypatch, lang, players):
+def test_four_kept_cards_and_the_longest_formula_fit(screens, out, drawing, lang, players):
     """A real game over with a +5 bonus; player 0's hand made the best possible (4 × 4 × 4 × 4 + 5 = 261)."""
     state = first(players, 8, lambda s: s.phase == "over" and any(x.bonus for x in s.scores))
     view = table(state, players)
@@ -248,7 +230,7 @@ def test_four_kept_cards_and_the_longest_formula_fit(screens, out, monkeypatch, 
     pages = screens[lang].pages(view)
     assert pages[-3:] == [("take", None), ("scores", None), ("winner", None)]
     for page in ("take", "scores", "winner"):
-        parts = drawn(screens[lang], view, page, monkeypatch)
+        parts = drawn(drawing, screens[lang], view, page)
         assert all(pygame.Rect(0, 0, 1280, 720).contains(rect) for _, rect in parts), page
         assert not overlaps(parts), (page, overlaps(parts))
         pygame.image.save(screens[lang].render(view, page), out / f"bonus-{players}p-{lang}-{page}.png")

@@ -15,6 +15,8 @@ pad, a seat button), so games progress the way they do at a real table.
 """
 from __future__ import annotations
 
+import contextlib
+
 import json
 import os
 import random
@@ -939,7 +941,9 @@ def test_a_restart_just_after_a_hand_ends_does_not_take_the_old_lots_as_new_ones
     assert gate == [True, False], "the gate holds while the old cards lie there and opens once they are gone"
 
 
-def test_a_restart_after_a_reveal_with_a_dead_reader_opens_the_gate_once_the_reader_is_given_up(tmp_path):
+@contextlib.contextmanager
+def restarted_after_a_reveal(tmp_path):
+    """A slot table played until a reveal, stopped, and started again on its journal with the pads emptied."""
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     sim = sim_table(SLOTS, journal=journal, seed=2)
@@ -954,33 +958,25 @@ def test_a_restart_after_a_reveal_with_a_dead_reader_opens_the_gate_once_the_rea
     journal = Journal(path)
     again = sim_table(SLOTS, journal=journal, seed=3)
     try:
+        yield again
+    finally:
+        again.close()
+        journal.close()
+
+
+def test_a_restart_after_a_reveal_with_a_dead_reader_opens_the_gate_once_the_reader_is_given_up(tmp_path):
+    with restarted_after_a_reveal(tmp_path) as again:
         again.pads["seat2-c"].broken = True           # this pad's reader died while the power was off
         polls = 0
         while again.session.clearing:
             again.table.step()
             polls += 1
             assert polls < 200, "the gate waits for a dead reader forever"
-        assert "seat2-c" in again.table.faults.pads and again.table.faults.pads["seat2-c"] == "dead"
-    finally:
-        again.close()
-        journal.close()
+        assert again.table.faults.pads == {"seat2-c": "dead"}
 
 
 def test_a_restart_after_a_reveal_opens_the_gate_only_once_every_pad_has_been_seen_empty(tmp_path):
-    path = tmp_path / "journal.sqlite"
-    journal = Journal(path)
-    sim = sim_table(SLOTS, journal=journal, seed=2)
-    try:
-        for seat in (1, 2, 3):
-            sim.tap(sim.table.layout.seats[seat - 1].pads[0], "TA01")
-        sim.press(1, "ok")
-        sim_play_until(sim, random.Random(2), lambda s: s.clearing)
-    finally:
-        sim.close()
-        journal.close()
-    journal = Journal(path)
-    again = sim_table(SLOTS, journal=journal, seed=3)    # the power came back on an emptied table
-    try:
+    with restarted_after_a_reveal(tmp_path) as again:
         assert again.session.clearing and again.session.table_view()["clearing"]
         polls = 0
         while again.session.clearing:
@@ -988,6 +984,3 @@ def test_a_restart_after_a_reveal_opens_the_gate_only_once_every_pad_has_been_se
             polls += 1
         assert polls == again.table.presence.remove_after   # every pad read empty M times, no sooner
         assert again.session.message is None
-    finally:
-        again.close()
-        journal.close()
