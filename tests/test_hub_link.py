@@ -11,7 +11,7 @@ from hub_fakes.pads import Pads
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, RawRead
 from table.hardware.hub import protocol
 from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, stop_firmware
-from table.hardware.looks import LOOKS
+from table.hardware.looks import LOOKS, rgb255
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import LightState, Reader, ReaderFault, SeatLight
 from table.hardware.presence import PresenceTracker
@@ -29,7 +29,7 @@ WAIT_S = 10.0   # generous: conditions are met in milliseconds unless something 
 
 
 def rgb(state):
-    return tuple(round(255 * level) for level in LOOKS[state].colour)
+    return rgb255(LOOKS[state].colour)
 
 
 class Rig:

@@ -17,7 +17,7 @@ from serial.tools.list_ports import comports
 
 from table.events import ButtonDown, EventBus
 from table.hardware.hub import protocol
-from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern
+from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern, rgb255
 from table.hardware.ports import LightState, ReaderFault
 
 log = logging.getLogger(__name__)
@@ -38,8 +38,7 @@ _PATTERNS = {  # pattern -> (protocol pattern, half period in s, flashes)
 def light_fields(index: int, look: Look) -> tuple[int, ...]:
     """The LIGHT message fields that make light `index` of a hub show `look`."""
     pattern, half_s, flashes = _PATTERNS[look.pattern]
-    rgb = (round(255 * level) for level in look.colour + look.other)
-    return (index, pattern, round(1000 * half_s), flashes, *rgb)
+    return (index, pattern, round(1000 * half_s), flashes, *rgb255(look.colour), *rgb255(look.other))
 
 
 @dataclass(frozen=True, slots=True)
