@@ -12,6 +12,17 @@ FIRMWARE = "1.0.0"
 DEBOUNCE_MS = 20    # a button must hold a new level this long
 RETRY_MS = 1000     # a faulty reader is reset and tried again this often
 PWM_HZ = 1000
+RESET_LOW_MS = 1    # a hard reset holds NRSTPD low this long (the MFRC522 needs 100 ns)
+STARTUP_MS = 50     # then waits this long for the chip's oscillator to start before anything speaks to it
+                    # (as the Pi's table/hardware/rfid/spi.py STARTUP_S: a wide margin over the datasheet)
+# A card in the field needs time to power up before it can answer: ISO 14443-3
+# allows it up to 5 ms after the field comes on, and the driver switches the
+# field off after every poll, so every poll is a cold start. Real cards
+# (MIFARE Classic and Ultralight, NTAG) are ready well within 1 ms, so 2 ms is
+# a margin for them that keeps the poll cycle short: the wait is paid at each
+# poll of each reader (18 ms a round with 9 readers, where 5 ms would cost 45).
+# A card slower than that reads as no card.
+FIELD_SETTLE_MS = 2
 OFF = (protocol.STEADY, 0, 0, (0, 0, 0), (0, 0, 0))
 NO_HOST = (protocol.PULSE, 1000, 0, (0, 0, 64), (0, 0, 0))  # dim blue breathing: no host heard
 
@@ -55,11 +66,12 @@ class _ResetLine:
         self.readers = []
 
     def hard_reset(self, reader):
-        """The hard reset that `reader`'s driver calls."""
+        """The hard reset that `reader`'s driver calls: returns once the chips on the line have started."""
         def pulse():
             self.pin.value(0)
-            self.clock.sleep_ms(1)   # the MFRC522 needs 100 ns low
+            self.clock.sleep_ms(RESET_LOW_MS)
             self.pin.value(1)
+            self.clock.sleep_ms(STARTUP_MS)   # nothing may probe a chip whose oscillator is still starting
             for other in self.readers:
                 if other is not reader:
                     other.set_up()
@@ -69,8 +81,8 @@ class _ResetLine:
 class _Reader:
     """One MFRC522 on the shared bus (its driver probes it at the first poll) and what the hub last reported of it."""
 
-    def __init__(self, driver, transfer, reset_line):
-        self.chip = driver(transfer, reset_line.hard_reset(self) if reset_line else None)
+    def __init__(self, driver, transfer, reset_line, settle):
+        self.chip = driver(transfer, reset_line.hard_reset(self) if reset_line else None, settle)
         if reset_line:
             reset_line.readers.append(self)
         self.uid = b""
@@ -161,7 +173,7 @@ class Hub:
     """The hub's main loop, one `step` at a time: serial in, one reader, buttons, lights, heartbeat.
 
     `stream` has read() -> the bytes waiting (maybe none) and write(bytes);
-    `driver(transfer, hard_reset)` builds one reader (mfrc522.Mfrc522);
+    `driver(transfer, hard_reset, settle)` builds one reader (mfrc522.Mfrc522);
     `store` has load() -> bytes or None and save(bytes), for the last CONFIG.
     """
 
@@ -246,8 +258,8 @@ class Hub:
                     sck=m.Pin(sck), mosi=m.Pin(mosi), miso=m.Pin(miso))
         lines = [_ResetLine(m.Pin(pin, m.Pin.OUT, value=1), self.clock) for pin in reset_pins]
         selects = [m.Pin(cs, m.Pin.OUT, value=1) for cs in chip_selects]  # all high before any talks
-        self.readers = [_Reader(self.driver, _transfer(spi, cs), lines[i % len(lines)] if lines else None)
-                        for i, cs in enumerate(selects)]
+        self.readers = [_Reader(self.driver, _transfer(spi, cs), lines[i % len(lines)] if lines else None,
+                                self.settle) for i, cs in enumerate(selects)]
         self.buttons = [_Button(m.Pin(pin, m.Pin.IN, m.Pin.PULL_UP), now) for pin in button_pins]
         for i in range(0, len(light_pins), 3):
             pwms = [m.PWM(m.Pin(pin)) for pin in light_pins[i:i + 3]]
@@ -255,6 +267,10 @@ class Hub:
                 pwm.freq(PWM_HZ)
             self.lights.append(_Light(pwms, now))
         self.config = config
+
+    def settle(self):
+        """Wait for a card to power up in a field just switched on (the readers' drivers call it)."""
+        self.clock.sleep_ms(FIELD_SETTLE_MS)
 
     def release(self):
         """Forget the configuration and turn the lights off."""
