@@ -23,6 +23,12 @@ STARTUP_MS = 50     # then waits this long for the chip's oscillator to start be
 # poll of each reader (18 ms a round with 9 readers, where 5 ms would cost 45).
 # A card slower than that reads as no card.
 FIELD_SETTLE_MS = 2
+# A reader's new answer (a card, no card, another card) is reported once it
+# has been read this many times in a row, so that one glitch read (a
+# neighbour's card read across, a card at the edge of the field) never leaves
+# the hub: the host's debouncing counts its own polls, which see the hub's
+# last report many times over. A fault is reported at once.
+CONFIRM_READS = 2
 OFF = (protocol.STEADY, 0, 0, (0, 0, 0), (0, 0, 0))
 NO_HOST = (protocol.PULSE, 1000, 0, (0, 0, 64), (0, 0, 0))  # dim blue breathing: no host heard
 
@@ -85,9 +91,12 @@ class _Reader:
         self.chip = driver(transfer, reset_line.hard_reset(self) if reset_line else None, settle)
         if reset_line:
             reset_line.readers.append(self)
-        self.uid = b""
-        self.fault = False
-        self.tried = None   # ticks of the last attempt while faulty
+        self.uid = b""        # what the hub reported: the UID (empty: no card)
+        self.fault = False    # and whether the reader does not answer
+        self.seen = None      # the chip's last answer (None after a fault)
+        self.times = 0        # how many polls in a row gave it
+        self.deaf = False     # the last attempt failed: reset before the next, at most every RETRY_MS
+        self.tried = None     # ticks of the last attempt while deaf
 
     def set_up(self):
         """Set the chip up again after a reset meant for another reader on its reset line."""
@@ -97,17 +106,28 @@ class _Reader:
             pass
 
     def poll(self, now, clock):
-        """Poll once (reset first while faulty, at most every RETRY_MS); True if the answer changed."""
-        if self.fault and self.tried is not None and clock.ticks_diff(now, self.tried) < RETRY_MS:
+        """Poll once (reset first while deaf, at most every RETRY_MS); True if what to report changed.
+
+        A fault is reported at once; an answer once CONFIRM_READS polls in a row gave it.
+        """
+        if self.deaf and self.tried is not None and clock.ticks_diff(now, self.tried) < RETRY_MS:
             return False
         self.tried = now
         try:
-            if self.fault and not self.chip.reset():
+            if self.deaf and not self.chip.reset():
                 return False
             uid = self.chip.poll() or b""   # the driver leaves the antenna off: only the polled reader radiates
-            fault = False
         except Exception:   # whatever the driver raises, this reader does not answer
-            uid, fault = b"", True
+            self.deaf, self.seen, self.times = True, None, 0
+            return self._report(b"", True)
+        self.deaf = False
+        if uid == self.seen:
+            self.times += 1
+        else:
+            self.seen, self.times = uid, 1
+        return self.times >= CONFIRM_READS and self._report(uid, False)
+
+    def _report(self, uid, fault):
         changed = (uid, fault) != (self.uid, self.fault)
         self.uid, self.fault = uid, fault
         return changed
