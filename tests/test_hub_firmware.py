@@ -1,9 +1,12 @@
 """The seat hub firmware's logic under CPython: a fake Pico, emulated readers, and a test playing the host."""
+import pytest
+
 from hub_fakes import FakeClock, MemoryStore, firmware
 from hub_fakes.machine import Board
 from hub_fakes.pads import Pads, ResetLine
 from table.hardware.hub import protocol
 from table.hardware.hub.host import HubWiring
+from table.hardware.rfid import mfrc522
 
 WIRING = HubWiring(
     pads=(("seat1", 17), ("seat2", 20), ("centre", 21)),
@@ -47,7 +50,8 @@ class Rig:
     def run(self, ms, step_ms=1):
         """Step the hub for `ms` ms of its clock, keeping the host's side alive; the messages it sent."""
         messages = []
-        for _ in range(0, ms, step_ms):
+        end = self.clock.now + ms
+        while self.clock.now < end:    # a step may move the clock on by itself (the hub's waits)
             self.clock.now += step_ms
             self.host.tick()
             self.hub.step()
@@ -101,7 +105,7 @@ def test_a_reader_deaf_until_a_hard_reset_is_brought_back_through_its_own_reset_
     rig.run(20)
     rig.pads.deafen(1, cured_by="hard")
     assert of_kind(rig.run(20), protocol.READER) == [(1, protocol.FAULT, b"")]
-    assert of_kind(rig.run(firmware.RETRY_MS), protocol.READER) == [(1, protocol.OK, bytes.fromhex(UID))]
+    assert of_kind(rig.run(firmware.RETRY_MS + 200), protocol.READER) == [(1, protocol.OK, bytes.fromhex(UID))]
     assert rig.board.written[26][-2:] == [0, 1] and rig.board.written[22] == rig.board.written[27] == [1]
 
 
@@ -114,7 +118,7 @@ def test_a_reset_pin_shared_by_all_readers_brings_back_a_deaf_one():
     rig.run(20)
     rig.pads.deafen(2, cured_by="hard")
     assert of_kind(rig.run(20), protocol.READER) == [(2, protocol.FAULT, b"")]
-    assert of_kind(rig.run(firmware.RETRY_MS), protocol.READER) == [(2, protocol.OK, bytes.fromhex(UID))]
+    assert of_kind(rig.run(firmware.RETRY_MS + 200), protocol.READER) == [(2, protocol.OK, bytes.fromhex(UID))]
     assert rig.board.written[22][-2:] == [0, 1]
 
 
@@ -150,8 +154,9 @@ def test_a_hub_keeps_its_wiring_across_a_restart_and_shows_no_host_until_it_hear
     restarted = hello(again.heard())
     assert (restarted["readers"], restarted["buttons"], restarted["lights"]) == (3, 2, 2)
     again.clock.now += protocol.TIMEOUT_MS
+    stepped = again.clock.now           # the step renders its lights as of when it began
     again.hub.step()
-    assert again.board.colour(LED1) == firmware.colour_at(firmware.NO_HOST, again.clock.now)
+    assert again.board.colour(LED1) == firmware.colour_at(firmware.NO_HOST, stepped)
     assert again.board.colour(LED1) != (0, 0, 0)
 
 
@@ -168,8 +173,8 @@ def test_a_card_is_reported_once_when_it_comes_and_once_when_it_goes():
 class CountingDriver(Pads.driver):
     """The driver, counting the resets the hub asks of it."""
 
-    def __init__(self, transfer, hard_reset=None):
-        super().__init__(transfer, hard_reset)
+    def __init__(self, transfer, hard_reset=None, settle=None):
+        super().__init__(transfer, hard_reset, settle)
         self.resets = 0
 
     def reset(self):
@@ -285,3 +290,151 @@ def test_stop_leaves_the_firmware():
     rig.run(1)
     assert rig.hub.stopped
     assert rig.board.pwms == {}
+
+
+class Timeline:
+    """What the hub did on its board and when, by its clock: SPI transfers (chip select, bytes) and reset pin levels."""
+
+    def __init__(self, rig, reset_pins=()):
+        self.events = events = []
+        clock = rig.clock
+        for cs, device in list(rig.board.devices.items()):
+            rig.board.devices[cs] = _Recording(device, cs, clock, events)
+        board_pin = rig.board.Pin
+
+        class Pin(board_pin):
+            def value(pin, level=None):
+                if level is not None and pin.id in reset_pins:
+                    events.append((clock.now, "reset", pin.id, 1 if level else 0))
+                return board_pin.value(pin, level)
+
+        rig.board.Pin = Pin
+
+    def pulse_ends(self):
+        """The indexes of the events where a reset pin went back high after being low."""
+        ends, levels = [], {}
+        for i, (_, what, pin, level) in enumerate(self.events):
+            if what == "reset":
+                if level == 1 and levels.get(pin) == 0:
+                    ends.append(i)
+                levels[pin] = level
+        return ends
+
+    def next_transfer(self, after, cs=None):
+        return next(e for e in self.events[after + 1:] if e[1] == "spi" and cs in (None, e[2]))
+
+
+class _Recording:
+    def __init__(self, device, cs, clock, events):
+        self.device, self.cs, self.clock, self.events = device, cs, clock, events
+
+    def transfer(self, data):
+        self.events.append((self.clock.now, "spi", self.cs, bytes(data)))
+        return self.device.transfer(data)
+
+
+@pytest.mark.parametrize("resets", [(22,), (22, 26, 27)], ids=["shared", "one-per-reader"])
+def test_after_a_hard_reset_the_hub_waits_for_the_chips_to_start_before_speaking_to_any(resets):
+    rig = Rig()
+    timeline = Timeline(rig, set(resets))
+    rig.configure(HubWiring(pads=WIRING.pads, resets=resets))
+    for i, chip in enumerate(rig.pads.chips):
+        chip.wire_reset_pin(ResetLine(rig.board, resets[i % len(resets)]))
+    rig.pads.place(2, UID)
+    rig.run(20)
+    rig.pads.deafen(2, cured_by="hard")
+    assert of_kind(rig.run(20), protocol.READER) == [(2, protocol.FAULT, b"")]
+    assert of_kind(rig.run(firmware.RETRY_MS + 200), protocol.READER) == [(2, protocol.OK, bytes.fromhex(UID))]
+    ends = timeline.pulse_ends()
+    assert ends, "no hard reset"
+    for end in ends:
+        high_at = timeline.events[end][0]
+        assert timeline.next_transfer(end)[0] - high_at >= firmware.STARTUP_MS
+
+
+def test_each_poll_gives_the_card_time_to_power_up_after_the_field_comes_on():
+    rig = Rig()
+    timeline = Timeline(rig)
+    rig.configure()
+    rig.pads.place(0, UID)
+    rig.run(50)
+    antenna_on = bytes((mfrc522.TX_CONTROL << 1, mfrc522.ANTENNA_ON))
+    wupa = bytes((mfrc522.FIFO_DATA << 1, mfrc522.WUPA))
+    polls = [i for i, event in enumerate(timeline.events) if event[1] == "spi" and event[3] == antenna_on]
+    assert len(polls) >= 3
+    for i in polls:
+        on_at, _, cs, _ = timeline.events[i]
+        spoken = next(e for e in timeline.events[i + 1:] if e[1] == "spi" and e[2] == cs and e[3] == wupa)
+        assert timeline.next_transfer(i, cs)[0] - on_at >= firmware.FIELD_SETTLE_MS
+        assert spoken[0] - on_at >= firmware.FIELD_SETTLE_MS
+
+
+OTHER = "DEADBEEF"
+
+
+def poll_of(rig, index):
+    """Step the hub until it has polled reader `index` once more; the messages it sent meanwhile."""
+    messages = []
+    while True:
+        polled = rig.hub.next_reader
+        messages += rig.run(1)
+        if polled == index:
+            return messages
+
+
+def test_a_reading_that_lasts_one_poll_never_leaves_the_hub_and_one_read_twice_in_a_row_does():
+    rig = Rig()
+    rig.configure()
+    rig.run(50)
+    rig.pads.place(1, UID)              # a card in the field for exactly one poll
+    glitch = poll_of(rig, 1)
+    rig.pads.remove(1)
+    assert not of_kind(glitch + rig.run(200), protocol.READER)
+
+    rig.pads.place(1, UID)              # a card that stays
+    first = poll_of(rig, 1)
+    assert not of_kind(first, protocol.READER)
+    assert of_kind(poll_of(rig, 1), protocol.READER) == [(1, protocol.OK, bytes.fromhex(UID))]
+    assert not of_kind(rig.run(200), protocol.READER)
+
+    rig.pads.place(1, OTHER)            # another card read for one poll (a neighbour's, read across)
+    glitch = poll_of(rig, 1)
+    rig.pads.place(1, UID)
+    assert not of_kind(glitch + rig.run(200), protocol.READER)
+
+    rig.pads.remove(1)                  # the card missed for one poll (the edge of the field)
+    glitch = poll_of(rig, 1)
+    rig.pads.place(1, UID)
+    assert not of_kind(glitch + rig.run(200), protocol.READER)
+
+    rig.pads.remove(1)                  # the card gone for good
+    assert not of_kind(poll_of(rig, 1), protocol.READER)
+    assert of_kind(poll_of(rig, 1), protocol.READER) == [(1, protocol.OK, b"")]
+
+    rig.pads.place(1, UID)              # a card replaced by another that stays
+    rig.run(200)
+    rig.pads.place(1, OTHER)
+    assert not of_kind(poll_of(rig, 1), protocol.READER)
+    assert of_kind(poll_of(rig, 1), protocol.READER) == [(1, protocol.OK, bytes.fromhex(OTHER))]
+
+
+def test_alternating_readings_are_never_reported():
+    rig = Rig()
+    rig.configure()
+    rig.run(50)
+    messages = []
+    for _ in range(20):
+        rig.pads.place(2, UID)
+        messages += poll_of(rig, 2)
+        rig.pads.place(2, OTHER)
+        messages += poll_of(rig, 2)
+    assert not of_kind(messages, protocol.READER)
+
+
+def test_a_fault_is_reported_at_the_first_poll_that_finds_it():
+    rig = Rig()
+    rig.configure()
+    rig.pads.place(0, UID)
+    rig.run(50)
+    rig.pads.deafen(0)
+    assert of_kind(poll_of(rig, 0), protocol.READER) == [(0, protocol.FAULT, b"")]

@@ -1,8 +1,10 @@
 """Host and hub firmware over a real pty pair: hello, cards, buttons, lights, lost frames, silence, unplugging."""
+import threading
 import time
 from types import SimpleNamespace
 
 import pytest
+import serial
 
 from hub_fakes import MemoryStore, firmware
 from hub_fakes.machine import Board
@@ -11,7 +13,7 @@ from hub_fakes.pads import Pads
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, RawRead
 from table.hardware.hub import protocol
 from table.hardware.hub.host import PICO_MICROPYTHON, HubWiring, SeatHub, stop_firmware
-from table.hardware.looks import LOOKS
+from table.hardware.looks import LOOKS, rgb255
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import LightState, Reader, ReaderFault, SeatLight
 from table.hardware.presence import PresenceTracker
@@ -29,7 +31,7 @@ WAIT_S = 10.0   # generous: conditions are met in milliseconds unless something 
 
 
 def rgb(state):
-    return tuple(round(255 * level) for level in LOOKS[state].colour)
+    return rgb255(LOOKS[state].colour)
 
 
 class Rig:
@@ -219,7 +221,6 @@ def test_a_hub_that_takes_no_more_bytes_never_holds_up_the_table(rig):
             rig.host.lights[1].show(state)
     assert time.monotonic() - started < WAIT_S
     rig.until(lambda: not rig.host.ready, "the hub to be dropped")
-    assert "write failed" in rig.host.problem     # long before the heartbeat timeout
     rig.pty.paused.clear()
     rig.until(lambda: rig.host.ready, "the hub to be back")
     rig.until(lambda: rig.pty.hub.lights[0].steady[3] == rgb(LightState.WAITING), "the last look")
@@ -288,5 +289,84 @@ def test_stop_firmware_hands_the_port_to_the_repl():
     try:
         stop_firmware(rig.pty.path)
         rig.until(lambda: rig.pty.hub.stopped, "the firmware to stop")
+    finally:
+        rig.close()
+
+
+class StallingPort:
+    """serial.Serial.write patched: while `stall` is set, the seat hub's thread blocks in write until `release`."""
+
+    def __init__(self, monkeypatch, host):
+        self.stall, self.stalled, self.release = threading.Event(), threading.Event(), threading.Event()
+        self.fail = threading.Event()    # while set, every write times out, as to a hub that takes nothing
+        self.writers = set()             # the threads that wrote
+        write = serial.Serial.write
+
+        def patched(port, data):
+            self.writers.add(threading.current_thread())
+            if self.fail.is_set():
+                raise serial.SerialTimeoutException("Write timeout")
+            if self.stall.is_set() and threading.current_thread() is host._thread:
+                self.stalled.set()
+                self.release.wait(WAIT_S)
+            return write(port, data)
+
+        monkeypatch.setattr(serial.Serial, "write", patched)
+
+
+def test_only_the_hubs_thread_writes_to_its_port_and_the_table_never_waits_for_a_write(monkeypatch):
+    rig = Rig()
+    port = StallingPort(monkeypatch, rig.host)
+    try:
+        assert rig.host.wait_ready(WAIT_S), rig.host.problem
+        rig.pads.place(0, UID)
+        rig.new_events(lambda e: e, "a card")
+        port.stall.set()
+        wait_for(port.stalled.is_set, "the hub's thread to be in a write")   # its heartbeat, at the latest
+        table = threading.Thread(target=lambda: (rig.host.lights[1].show(LightState.LOCKED),
+                                                 rig.host.pads[0].poll(), rig.host.lights[2].show(LightState.WAITING)))
+        table.start()
+        table.join(WAIT_S)
+        assert not table.is_alive(), "the table waited for the hub's write"
+        port.stall.clear()
+        port.release.set()
+        rig.until(lambda: rig.board.colour(LED1) == rgb(LightState.LOCKED), "seat 1 green")
+        rig.until(lambda: rig.pty.hub.lights[1].steady[3] == rgb(LightState.WAITING), "seat 2 amber")
+        assert port.writers == {rig.host._thread}
+    finally:
+        port.release.set()
+        rig.close()
+
+
+def test_a_flash_on_a_hub_light_passes_and_the_light_shows_its_last_look_again(rig):
+    hub = rig.pty.hub
+    received = []      # (pattern, colour) of each LIGHT for seat 1's light the hub takes
+    hub.handle = lambda kind, fields, now, handle=hub.handle: (
+        received.append((fields[1], tuple(fields[4:7]))) if kind == protocol.LIGHT and fields[0] == 0 else None,
+        handle(kind, fields, now))
+    rig.host.lights[1].show(LightState.LOCKED)
+    rig.host.lights[1].show(LightState.REFUSED)      # a flash, shown before the look it returns to was sent
+    rig.until(lambda: any(pattern == protocol.FLASH for pattern, _ in received), "the flash on the hub")
+    assert received[-2:] == [(protocol.STEADY, rgb(LightState.LOCKED)), (protocol.FLASH, rgb(LightState.REFUSED))]
+    rig.until(lambda: rig.board.colour(LED1) == rgb(LightState.LOCKED), "seat 1 green after the flash")
+    before = len(received)
+    rig.pty.drop_in = protocol.HEARTBEAT              # a gap: the hub asks for the host's state
+    rig.until(lambda: len(received) > before, "the host's state again")
+    assert received[before:] == [(protocol.STEADY, rgb(LightState.LOCKED))] * (len(received) - before)
+    assert hub.lights[0].steady[3] == rgb(LightState.LOCKED)
+
+
+def test_a_write_that_times_out_drops_the_hub_at_once_and_it_is_picked_up_again(monkeypatch):
+    rig = Rig()
+    port = StallingPort(monkeypatch, rig.host)
+    try:
+        assert rig.host.wait_ready(WAIT_S), rig.host.problem
+        port.fail.set()
+        rig.host.lights[1].show(LightState.WAITING)
+        rig.until(lambda: not rig.host.ready, "the hub to be dropped")
+        assert "write failed" in rig.host.problem     # not the heartbeat timeout
+        port.fail.clear()
+        rig.until(lambda: rig.host.ready, "the hub to be back")
+        rig.until(lambda: rig.pty.hub.lights[0].steady[3] == rgb(LightState.WAITING), "the last look")
     finally:
         rig.close()

@@ -12,7 +12,7 @@ from hub_fakes.pads import Pads
 from hub_fakes.pty_hub import PtyHub
 from table.assets import deck_data
 from table.hardware import build
-from table.hardware.looks import LOOKS
+from table.hardware.looks import LOOKS, rgb255
 from table.hardware.ports import LightState
 from table.layout import layout_path, load_layout
 from table.pipeline import Table
@@ -68,7 +68,7 @@ def test_seats_on_four_hubs_join_with_cards_start_with_a_hub_button_and_see_thei
     until(table, lambda: table.session.joined == [1, 4, 7], "seats 1, 4 and 7 join")
     seat7 = layout.seats[6]
     board, _ = boards[seat7.board]
-    green = tuple(round(255 * c) for c in LOOKS[LightState.LOCKED].colour)
+    green = rgb255(LOOKS[LightState.LOCKED].colour)
     until(table, lambda: board.colour(seat7.light) == green, "seat 7's LED green on hub4")
     ok = dict(seat7.buttons)["ok"]
     board.levels[ok] = 0                                            # seat 7 presses OK on its hub

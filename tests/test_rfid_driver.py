@@ -193,3 +193,30 @@ def test_the_driver_waits_out_air_time_and_the_timer(timing):
     start = chip.now_us
     assert chip_driver.poll() is None
     assert chip.now_us - start > chip.timer_us()
+
+
+def test_settle_is_called_once_per_poll_between_the_antenna_coming_on_and_the_wupa():
+    chip = EmulatedChip(EmulatedCard(UIDS[0]))
+    order = []
+
+    def transfer(data):
+        order.append(bytes(data))
+        return chip.transfer(data)
+
+    chip_driver = Mfrc522(transfer, settle=lambda: order.append("settle"))
+    chip_driver.probe()
+    antenna_on = bytes((driver.TX_CONTROL << 1, driver.ANTENNA_ON))
+    wupa = bytes((driver.FIFO_DATA << 1, driver.WUPA))
+    for _ in range(3):
+        order.clear()
+        assert chip_driver.poll() == bytes.fromhex(UIDS[0])
+        assert order.count("settle") == 1
+        settled = order.index("settle")
+        assert order.index(antenna_on) == settled - 1          # right after the field comes on
+        assert order.index(wupa) > settled                      # and before any card is spoken to
+        assert chip.transfers and not chip.field
+
+
+def test_a_driver_without_settle_polls_as_before():
+    chip = EmulatedChip(EmulatedCard(UIDS[0]))
+    assert Mfrc522(chip.transfer).poll() == bytes.fromhex(UIDS[0])

@@ -12,6 +12,23 @@ FIRMWARE = "1.0.0"
 DEBOUNCE_MS = 20    # a button must hold a new level this long
 RETRY_MS = 1000     # a faulty reader is reset and tried again this often
 PWM_HZ = 1000
+RESET_LOW_MS = 1    # a hard reset holds NRSTPD low this long (the MFRC522 needs 100 ns)
+STARTUP_MS = 50     # then waits this long for the chip's oscillator to start before anything speaks to it
+                    # (as the Pi's table/hardware/rfid/spi.py STARTUP_S: a wide margin over the datasheet)
+# A card in the field needs time to power up before it can answer: ISO 14443-3
+# allows it up to 5 ms after the field comes on, and the driver switches the
+# field off after every poll, so every poll is a cold start. Real cards
+# (MIFARE Classic and Ultralight, NTAG) are ready well within 1 ms, so 2 ms is
+# a margin for them that keeps the poll cycle short: the wait is paid at each
+# poll of each reader (18 ms a round with 9 readers, where 5 ms would cost 45).
+# A card slower than that reads as no card.
+FIELD_SETTLE_MS = 2
+# A reader's new answer (a card, no card, another card) is reported once it
+# has been read this many times in a row, so that one glitch read (a
+# neighbour's card read across, a card at the edge of the field) never leaves
+# the hub: the host's debouncing counts its own polls, which see the hub's
+# last report many times over. A fault is reported at once.
+CONFIRM_READS = 2
 OFF = (protocol.STEADY, 0, 0, (0, 0, 0), (0, 0, 0))
 NO_HOST = (protocol.PULSE, 1000, 0, (0, 0, 64), (0, 0, 0))  # dim blue breathing: no host heard
 
@@ -55,11 +72,12 @@ class _ResetLine:
         self.readers = []
 
     def hard_reset(self, reader):
-        """The hard reset that `reader`'s driver calls."""
+        """The hard reset that `reader`'s driver calls: returns once the chips on the line have started."""
         def pulse():
             self.pin.value(0)
-            self.clock.sleep_ms(1)   # the MFRC522 needs 100 ns low
+            self.clock.sleep_ms(RESET_LOW_MS)
             self.pin.value(1)
+            self.clock.sleep_ms(STARTUP_MS)   # nothing may probe a chip whose oscillator is still starting
             for other in self.readers:
                 if other is not reader:
                     other.set_up()
@@ -69,13 +87,16 @@ class _ResetLine:
 class _Reader:
     """One MFRC522 on the shared bus (its driver probes it at the first poll) and what the hub last reported of it."""
 
-    def __init__(self, driver, transfer, reset_line):
-        self.chip = driver(transfer, reset_line.hard_reset(self) if reset_line else None)
+    def __init__(self, driver, transfer, reset_line, settle):
+        self.chip = driver(transfer, reset_line.hard_reset(self) if reset_line else None, settle)
         if reset_line:
             reset_line.readers.append(self)
-        self.uid = b""
-        self.fault = False
-        self.tried = None   # ticks of the last attempt while faulty
+        self.uid = b""        # what the hub reported: the UID (empty: no card)
+        self.fault = False    # and whether the reader does not answer
+        self.seen = None      # the chip's last answer (None after a fault)
+        self.times = 0        # how many polls in a row gave it
+        self.deaf = False     # the last attempt failed: reset before the next, at most every RETRY_MS
+        self.tried = None     # ticks of the last attempt while deaf
 
     def set_up(self):
         """Set the chip up again after a reset meant for another reader on its reset line."""
@@ -85,17 +106,28 @@ class _Reader:
             pass
 
     def poll(self, now, clock):
-        """Poll once (reset first while faulty, at most every RETRY_MS); True if the answer changed."""
-        if self.fault and self.tried is not None and clock.ticks_diff(now, self.tried) < RETRY_MS:
+        """Poll once (reset first while deaf, at most every RETRY_MS); True if what to report changed.
+
+        A fault is reported at once; an answer once CONFIRM_READS polls in a row gave it.
+        """
+        if self.deaf and self.tried is not None and clock.ticks_diff(now, self.tried) < RETRY_MS:
             return False
         self.tried = now
         try:
-            if self.fault and not self.chip.reset():
+            if self.deaf and not self.chip.reset():
                 return False
             uid = self.chip.poll() or b""   # the driver leaves the antenna off: only the polled reader radiates
-            fault = False
         except Exception:   # whatever the driver raises, this reader does not answer
-            uid, fault = b"", True
+            self.deaf, self.seen, self.times = True, None, 0
+            return self._report(b"", True)
+        self.deaf = False
+        if uid == self.seen:
+            self.times += 1
+        else:
+            self.seen, self.times = uid, 1
+        return self.times >= CONFIRM_READS and self._report(uid, False)
+
+    def _report(self, uid, fault):
         changed = (uid, fault) != (self.uid, self.fault)
         self.uid, self.fault = uid, fault
         return changed
@@ -161,7 +193,7 @@ class Hub:
     """The hub's main loop, one `step` at a time: serial in, one reader, buttons, lights, heartbeat.
 
     `stream` has read() -> the bytes waiting (maybe none) and write(bytes);
-    `driver(transfer, hard_reset)` builds one reader (mfrc522.Mfrc522);
+    `driver(transfer, hard_reset, settle)` builds one reader (mfrc522.Mfrc522);
     `store` has load() -> bytes or None and save(bytes), for the last CONFIG.
     """
 
@@ -246,8 +278,8 @@ class Hub:
                     sck=m.Pin(sck), mosi=m.Pin(mosi), miso=m.Pin(miso))
         lines = [_ResetLine(m.Pin(pin, m.Pin.OUT, value=1), self.clock) for pin in reset_pins]
         selects = [m.Pin(cs, m.Pin.OUT, value=1) for cs in chip_selects]  # all high before any talks
-        self.readers = [_Reader(self.driver, _transfer(spi, cs), lines[i % len(lines)] if lines else None)
-                        for i, cs in enumerate(selects)]
+        self.readers = [_Reader(self.driver, _transfer(spi, cs), lines[i % len(lines)] if lines else None,
+                                self.settle) for i, cs in enumerate(selects)]
         self.buttons = [_Button(m.Pin(pin, m.Pin.IN, m.Pin.PULL_UP), now) for pin in button_pins]
         for i in range(0, len(light_pins), 3):
             pwms = [m.PWM(m.Pin(pin)) for pin in light_pins[i:i + 3]]
@@ -255,6 +287,10 @@ class Hub:
                 pwm.freq(PWM_HZ)
             self.lights.append(_Light(pwms, now))
         self.config = config
+
+    def settle(self):
+        """Wait for a card to power up in a field just switched on (the readers' drivers call it)."""
+        self.clock.sleep_ms(FIELD_SETTLE_MS)
 
     def release(self):
         """Forget the configuration and turn the lights off."""

@@ -17,7 +17,7 @@ from serial.tools.list_ports import comports
 
 from table.events import ButtonDown, EventBus
 from table.hardware.hub import protocol
-from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern
+from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern, rgb255
 from table.hardware.ports import LightState, ReaderFault
 
 log = logging.getLogger(__name__)
@@ -38,8 +38,7 @@ _PATTERNS = {  # pattern -> (protocol pattern, half period in s, flashes)
 def light_fields(index: int, look: Look) -> tuple[int, ...]:
     """The LIGHT message fields that make light `index` of a hub show `look`."""
     pattern, half_s, flashes = _PATTERNS[look.pattern]
-    rgb = (round(255 * level) for level in look.colour + look.other)
-    return (index, pattern, round(1000 * half_s), flashes, *rgb)
+    return (index, pattern, round(1000 * half_s), flashes, *rgb255(look.colour), *rgb255(look.other))
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +138,11 @@ class SeatHub:
         self.problem: str | None = "not connected yet"
         self.connections = 0                   # times the link came up ready
         self._config_crc = protocol.crc16(protocol.pack_fields(protocol.CONFIG, wiring.config_fields()))
+        self._changed = threading.Condition()  # guards the state below; never held while the port is used
         self._looks = [LOOKS[LightState.OFF]] * len(wiring.lights)   # last look that is not a flash
-        self._changed = threading.Condition()  # guards the link state below
+        self._pending: dict[int, list[Look]] = {}   # light -> looks to send it next, by the thread: a look, a flash or both
+        self._outbox: list[bytes] = []         # frames the link sent, for the thread to write to the port
         self._link: protocol.Link | None = None
-        self._lost = False
         self._ready = False
         self._matched = False                  # the last HELLO had our protocol and wiring
         self._refused: str | None = None       # why the hub cannot serve this connection
@@ -183,12 +183,15 @@ class SeatHub:
         return uid
 
     def show(self, index: int, look: Look) -> None:
-        """Make light `index` show `look` (now if connected, else once the hub is back)."""
+        """Make light `index` show `look`: the hub's thread sends it within READ_S if connected, else once the
+        hub is back. Never waits for the port, so a hub that takes no bytes cannot hold up the caller."""
         with self._changed:
             if look.pattern is not Pattern.FLASH:
                 self._looks[index] = look
-            if self._link is not None and self._matched:
-                self._link.send(protocol.LIGHT, *light_fields(index, look))
+                self._pending[index] = [look]
+            else:   # after the look it returns to, if that is not sent yet
+                self._pending[index] = [*(p for p in self._pending.get(index, ()) if p.pattern is not Pattern.FLASH),
+                                        look]
 
     # --- the thread
 
@@ -213,16 +216,16 @@ class SeatHub:
                 log.info("seat hub %s: opened %s", self.name, device)
                 self._connect(port)
                 while not self._stop.is_set():
-                    data = port.read(port.in_waiting or 1)
+                    data = port.read(port.in_waiting or 1)   # returns within READ_S
                     with self._changed:
                         for kind, fields in self._link.receive(data):
                             self._handle(kind, fields)
+                        self._send_pending_lights()
                         self._link.tick()
-                        if self._lost:
-                            raise serial.SerialException("write failed")
                         if not self._link.alive():
                             self._gone(f"silent for {self.timeout_ms} ms")
                             return
+                    self._flush(port)
                 self._gone("closed")
         except (serial.SerialException, OSError) as error:
             self._gone(f"{device}: {error}")
@@ -230,22 +233,26 @@ class SeatHub:
     def _connect(self, port: serial.Serial) -> None:
         """Start a link on `port`, knowing nothing of the hub yet, and ask for its state."""
         with self._changed:
-            self._link = protocol.Link(lambda frame: self._write(port, frame), MonotonicClock,
-                                       self.heartbeat_ms, self.timeout_ms)
-            self._lost = self._ready = self._matched = False
+            self._outbox = []
+            self._link = protocol.Link(self._outbox.append, MonotonicClock, self.heartbeat_ms, self.timeout_ms)
+            self._ready = self._matched = False
+            self._pending = {}    # a flash shown while no hub listened is over; the state sends the rest
             self._refused = None
             self._config_pushes = 0
             self._boot = None
             self._reads = [(protocol.OK, None)] * len(self.wiring.pads)
             self._link.ask_state()
+        self._flush(port)
 
-    def _write(self, port: serial.Serial, frame: bytes) -> None:
-        if self._lost:
-            return
+    def _flush(self, port: serial.Serial) -> None:
+        """Write the frames the link sent to the port, outside the lock: only this thread touches the port."""
+        with self._changed:
+            frames, self._outbox[:] = self._outbox[:], []
         try:
-            port.write(frame)
-        except (serial.SerialException, OSError):   # also the write timeout: a hub that takes nothing
-            self._lost = True   # the reader thread reconnects
+            for frame in frames:
+                port.write(frame)
+        except (serial.SerialException, OSError) as error:   # also the write timeout: a hub that takes nothing
+            raise serial.SerialException("write failed") from error
 
     def _gone(self, why: str) -> None:
         with self._changed:
@@ -309,7 +316,20 @@ class SeatHub:
                 self.bus.publish(ButtonDown(seat, button))
 
     def _send_lights(self) -> None:
+        """Send every light's last look that is not a flash, as the host's whole state (a flash still to
+        be sent is sent after it)."""
+        self._pending = {index: [look for look in looks if look.pattern is Pattern.FLASH]
+                         for index, looks in self._pending.items()}
         self._link.send_state([(protocol.LIGHT, light_fields(index, look)) for index, look in enumerate(self._looks)])
+
+    def _send_pending_lights(self) -> None:
+        """Send the looks shown since the last turn of the loop, if the hub can take them: per light, the latest
+        look that is not a flash, then the latest flash if one was shown after it."""
+        pending, self._pending = self._pending, {}
+        if self._link is not None and self._matched:
+            for index, looks in sorted(pending.items()):
+                for look in looks:
+                    self._link.send(protocol.LIGHT, *light_fields(index, look))
 
 
 class HubPad:

@@ -2,9 +2,11 @@
 
 The same file runs under CPython on the Pi and under MicroPython on a seat
 hub's Pico, so it uses builtins only and needs no clock: every wait is a
-bounded number of register reads.
+bounded number of register reads, but for the wait for a card to power up
+after the field comes on, which the caller gives as `settle`.
 
-A poll cycle switches the antenna on, wakes every card in the field (WUPA, so
+A poll cycle switches the antenna on, lets the cards in the field power up
+(`settle`), wakes every card in the field (WUPA, so
 a card halted by the previous poll answers again), runs the anticollision
 loop over the cascade levels (4-, 7- and 10-byte UIDs), selects the card
 (CRC_A checked on the SAK), halts it and switches the antenna off again, so
@@ -105,12 +107,17 @@ class Mfrc522:
     """One MFRC522 chip, reached through `transfer` (one SPI transaction, chip select held).
 
     `hard_reset`, if given, pulses the chip's reset pin low then high and
-    returns once the chip can be spoken to again.
+    returns once the chip can be spoken to again. `settle`, if given, is
+    called right after the antenna is switched on at each poll and returns
+    once a card in the field has had time to power up (ISO 14443-3 gives a
+    card up to 5 ms; the field is off between polls, so every poll is a cold
+    start). The driver has no clock of its own: the caller's settle sleeps.
     """
 
-    def __init__(self, transfer, hard_reset=None):
+    def __init__(self, transfer, hard_reset=None, settle=None):
         self._transfer = transfer
         self._hard_reset = hard_reset
+        self._settle = settle
         self.version = None
 
     def probe(self) -> int:
@@ -142,8 +149,10 @@ class Mfrc522:
         if self.version is None:
             self.probe()
         self._write(TX_CONTROL, (ANTENNA_ON,))
-        self._write(COMMAND, (TRANSCEIVE,))
         try:
+            if self._settle is not None:
+                self._settle()   # the card powers up in the field before it is spoken to
+            self._write(COMMAND, (TRANSCEIVE,))
             return self._identify()
         finally:
             self._write(COMMAND, (IDLE,))
