@@ -7,22 +7,12 @@ all passed in. main.py passes the real ones; the tests pass fakes.
 import random
 
 import protocol
+from mfrc522 import FIELD_SETTLE_MS, RESET_LOW_MS, STARTUP_MS
 
 FIRMWARE = "1.0.0"
 DEBOUNCE_MS = 20    # a button must hold a new level this long
 RETRY_MS = 1000     # a faulty reader is reset and tried again this often
 PWM_HZ = 1000
-RESET_LOW_MS = 1    # a hard reset holds NRSTPD low this long (the MFRC522 needs 100 ns)
-STARTUP_MS = 50     # then waits this long for the chip's oscillator to start before anything speaks to it
-                    # (as the Pi's table/hardware/rfid/spi.py STARTUP_S: a wide margin over the datasheet)
-# A card in the field needs time to power up before it can answer: ISO 14443-3
-# allows it up to 5 ms after the field comes on, and the driver switches the
-# field off after every poll, so every poll is a cold start. Real cards
-# (MIFARE Classic and Ultralight, NTAG) are ready well within 1 ms, so 2 ms is
-# a margin for them that keeps the poll cycle short: the wait is paid at each
-# poll of each reader (18 ms a round with 9 readers, where 5 ms would cost 45).
-# A card slower than that reads as no card.
-FIELD_SETTLE_MS = 2
 # A reader's new answer (a card, no card, another card) is reported once it
 # has been read this many times in a row, so that one glitch read (a
 # neighbour's card read across, a card at the edge of the field) never leaves

@@ -95,7 +95,7 @@ def emulated(layout: Layout, board=None) -> Builder:
                 chip.wire_reset_pin(pins.pin(wiring.reset))
         if layout.reader != "mfrc522":
             raise NotImplementedError(f"the emulated table runs our driver only, not {layout.reader!r}")
-        hardware = _pi_readers(layout, bus, factories, spi.spidev)
+        hardware = _pi_readers(layout, bus, factories, spi.spidev, settle=None)   # emulated cards need no time
         hardware.chips = chips
         return hardware
     return build
@@ -162,8 +162,11 @@ def _refuse_hubs(layout: Layout, kind: str) -> None:
         raise NotImplementedError(f"{kind} seat hubs are not wired into the table yet (layout {layout.name!r})")
 
 
-def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory], spidev) -> Hardware:
-    """Readers wired to the Pi's SPI buses (our driver or the mfrc522 package), then the Pi's lights and buttons."""
+def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory], spidev, **settle) -> Hardware:
+    """Readers wired to the Pi's SPI buses (our driver or the mfrc522 package), then the Pi's lights and buttons.
+
+    `settle`, if given, replaces the wait for a card to power up in the field (SpiReader's).
+    """
     from table.hardware.rfid.spi import ResetLine, SpiReader
 
     closers: list[Callable[[], None]] = []
@@ -182,7 +185,7 @@ def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory],
                         closers.append(lines[wiring.reset].close)
                     line = lines[wiring.reset]
                 readers[wiring.pad] = SpiReader(wiring.pad, wiring.bus, wiring.ce or 0, wiring.cs, line,
-                                                spi=spidev.SpiDev(), pin_factory=pins)
+                                                spi=spidev.SpiDev(), pin_factory=pins, **settle)
             closers.append(readers[wiring.pad].close)
         hardware = _with_lights(layout, bus, readers, factories, layout.seats_on(PI))
     except BaseException:

@@ -1,14 +1,18 @@
 """Fakes of a Pico and its world, to run the seat hub firmware under CPython.
 
 `firmware` is firmware/hub/hub.py itself, imported with the shared
-protocol module under the name it has on the Pico.
+protocol and driver modules under the names they have on the Pico (only
+while it is imported: "mfrc522" is also the name of the pip package the
+reader tests run).
 """
 import importlib.util
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 from table.hardware.hub import protocol
+from table.hardware.rfid import mfrc522
 from table.hardware.hub.host import MonotonicClock
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware" / "hub"
@@ -16,7 +20,8 @@ FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware" / "hub"
 sys.modules.setdefault("protocol", protocol)
 _spec = importlib.util.spec_from_file_location("hub", FIRMWARE_DIR / "hub.py")
 firmware = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(firmware)
+with mock.patch.dict(sys.modules, {"mfrc522": mfrc522}):
+    _spec.loader.exec_module(firmware)
 
 
 class FakeClock:

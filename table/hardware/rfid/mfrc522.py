@@ -93,6 +93,20 @@ TRANSCEIVE_READS = 200
 STATUS = (COM_IRQ, ERROR, FIFO_LEVEL, CONTROL, COLL, VERSION)
 
 
+# Timings for whoever drives the chip's reset pin and field (the driver itself has no clock):
+RESET_LOW_MS = 1    # a hard reset holds NRSTPD low this long (the datasheet asks for 100 ns)
+STARTUP_MS = 50     # then waits this long for the oscillator to start before anything speaks to the chip
+                    # (a wide margin over the datasheet's crystal start-up)
+# A card in the field needs time to power up before it can answer: ISO 14443-3
+# allows it up to 5 ms after the field comes on, and the driver switches the
+# field off after every poll, so every poll is a cold start. Real cards
+# (MIFARE Classic and Ultralight, NTAG) are ready well within 1 ms, so 2 ms is
+# a margin for them that keeps the poll cycle short: the wait is paid at each
+# poll of each reader (18 ms a round with 9 readers, where 5 ms would cost 45).
+# A card slower than that reads as no card.
+FIELD_SETTLE_MS = 2
+
+
 def crc_a(data, preset=0x6363):
     """The ISO 14443-3 CRC_A of `data`, as the two bytes sent after it (low byte first); `preset` for other CRCs of the chip."""
     crc = preset

@@ -6,10 +6,8 @@ import time
 from gpiozero import DigitalOutputDevice
 
 from table.hardware.ports import ReaderFault
-from table.hardware.rfid.mfrc522 import Mfrc522
+from table.hardware.rfid.mfrc522 import FIELD_SETTLE_MS, RESET_LOW_MS, STARTUP_MS, Mfrc522
 
-RESET_LOW_S = 0.001   # the datasheet asks for 100 ns; a millisecond is sure
-STARTUP_S = 0.05      # oscillator start-up after reset, with a wide margin
 
 
 class ResetLine:
@@ -23,9 +21,9 @@ class ResetLine:
 
     def pulse(self) -> None:
         self._pin.off()
-        time.sleep(RESET_LOW_S)
+        time.sleep(RESET_LOW_MS / 1000)
         self._pin.on()
-        time.sleep(STARTUP_S)
+        time.sleep(STARTUP_MS / 1000)
         for chip in self.chips:
             try:
                 chip.probe()
@@ -44,11 +42,13 @@ class SpiReader:
     ResetLine wired to the chip's NRSTPD, for hard resets (readers sharing a
     line share one ResetLine). `spi` is a
     spidev.SpiDev-like object (a FakeSpiDev in tests); `pin_factory` is
-    gpiozero's (MockFactory in tests).
+    gpiozero's (MockFactory in tests); `settle` waits for a card to power up
+    once the field is on (FIELD_SETTLE_MS).
     """
 
     def __init__(self, pad: str, bus: int, device: int = 0, cs_pin: int | str | None = None,
-                 reset: ResetLine | None = None, speed_hz: int = 1_000_000, spi=None, pin_factory=None) -> None:
+                 reset: ResetLine | None = None, speed_hz: int = 1_000_000, spi=None, pin_factory=None,
+                 settle=lambda: time.sleep(FIELD_SETTLE_MS / 1000)) -> None:
         self.pad = pad
         if spi is None:
             import spidev
@@ -57,7 +57,7 @@ class SpiReader:
         self._link = (bus, device, speed_hz, cs_pin is not None)
         self._opened = False
         self._cs = None if cs_pin is None else DigitalOutputDevice(cs_pin, active_high=False, pin_factory=pin_factory)
-        self._chip = Mfrc522(self._transfer, None if reset is None else reset.pulse)
+        self._chip = Mfrc522(self._transfer, None if reset is None else reset.pulse, settle)
         if reset is not None:
             reset.chips.append(self._chip)
         self._chip.reset()   # a reader that does not answer now raises ReaderFault at its first poll
