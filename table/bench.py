@@ -142,13 +142,17 @@ def bench_readers() -> dict:
     each frame exchange takes its air time at 106 kbit/s (frame, frame delay
     time, answer), or the chip's timer period when no card answers; the
     drivers wait by reading status registers, so with time modelled they make
-    more transfers than the instant count. A 9-pad round is nine such polls
-    (chip-select GPIO toggles not counted).
+    more transfers than the instant count; ours also waits FIELD_SETTLE_MS
+    after switching the field on at each poll (mfrc522 0.0.7 leaves it on).
+    A 9-pad round is nine such polls (chip-select GPIO toggles not counted).
     """
-    from table.hardware.rfid.mfrc522 import Mfrc522
+    from table.hardware.rfid.mfrc522 import FIELD_SETTLE_MS, Mfrc522
 
     def ours(chip):
-        driver = Mfrc522(chip.transfer)
+        def settle():
+            chip.now_us += FIELD_SETTLE_MS * 1000
+
+        driver = Mfrc522(chip.transfer, settle=settle)
         driver.probe()
         return driver.poll
 
