@@ -16,7 +16,6 @@ import pytest
 
 from table import bench
 from table.cli import main
-from table.sim.feira_torio_players import CannotDo
 
 LINE = re.compile(r"seat (\d): (\d+)(  <- winner)?")
 FRAME = re.compile(r"(\d{3})-hand(\d+)-round(\d)-(reveal[0-3]|take|scores|winner)\.png")

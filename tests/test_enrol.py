@@ -11,18 +11,8 @@ from hypothesis import strategies as st
 from table.enrol import BlankTags, Enrolment, Station
 from table.events import CardPlaced, CardRemoved
 from table.hardware.simulated import Noise, VirtualReader
-from table.storage.registry import Tag, TagRegistry, deck_cards, staff_tag
-
-DECK = "feira-torio"
-CARDS = deck_cards(DECK)
-
-
-def uid(n: int) -> str:
-    return f"04{n:012X}"
-
-
-def card(card_id: str) -> Tag:
-    return Tag("card", DECK, card_id)
+from table.storage.registry import Tag, TagRegistry, staff_tag
+from test_registry import CARDS, DECK, card, uid
 
 
 def rows(path) -> tuple[list, list]:

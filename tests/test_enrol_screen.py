@@ -14,7 +14,6 @@ from table.cli import main
 from table.enrol import BlankTags, Enrolment, Station
 from table.enrol.window import EnrolWindow
 from table.hardware.simulated import VirtualReader
-from table.screen import draw
 from table.screen.draw import GREEN, PANEL, RED, SIZE
 from table.screen.enrol import RESULT, EnrolScreen
 from table.screen.i18n import LANGS
