@@ -5,10 +5,10 @@ seat, and its seat buttons publish ButtonDown on the table's bus; the table
 cannot tell the kinds apart.
 
 - simulated: virtual readers (cards placed by code) and gpiozero mock pins;
-- emulated: our MFRC522 driver (or the mfrc522 package) over the register-level
-  emulator behind a fake spidev, chip selects and reset lines on mock pins, so
-  the real driver code runs and tests can place cards or break chips;
-- real: spidev and the lgpio pin factory on the Pi.
+- emulated: our MFRC522 driver over the register-level emulator behind a fake
+  spidev, chip selects and reset lines on mock pins, so the real driver code
+  runs and tests can place cards or break chips (Pi-wired layouts only);
+- real: spidev and the lgpio pin factory on the Pi, and seat hubs over USB.
 """
 from __future__ import annotations
 
