@@ -10,7 +10,7 @@ ASSETS = Path(os.environ.get("CARDTABLE_ASSETS", Path(__file__).resolve().parent
 
 
 @cache
-def deck_data(game: str) -> dict:
-    """The parsed deck file of a game (assets/decks/GAME.toml)."""
-    with open(ASSETS / "decks" / f"{game}.toml", "rb") as f:
+def deck_data(deck: str) -> dict:
+    """The parsed deck file `assets/decks/DECK.toml` (a deck may serve several games)."""
+    with open(ASSETS / "decks" / f"{deck}.toml", "rb") as f:
         return tomllib.load(f)

@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 from time import perf_counter, perf_counter_ns
 
-from table.assets import deck_data
-from table.games import feira_torio as ft
+from table.games import GAMES, deck_for
+from table.games.contract import Game
 
 
 SEATS = [1, 2, 3, 4]
@@ -33,40 +33,51 @@ def run_bench(what: str, seconds: float) -> dict:
     return {"engines": bench_engines, "pipeline": bench_pipeline}[what](seconds)
 
 
-def _random_game(deck: ft.Deck, rng: random.Random) -> tuple[ft.State, ft.State, list]:
-    """A game of random legal play: its first state, its last state, and its actions."""
-    players = rng.randint(ft.MIN_PLAYERS, ft.MAX_PLAYERS)
-    first = state = ft.new_game(deck, players, dealer=rng.randrange(players))
+def _random_game(game: Game, deck, rng: random.Random) -> tuple[tuple, object, list]:
+    """A game of random legal play, with random options: its setup, its last state, and its actions."""
+    info = game.info
+    players = rng.choice(info.players)
+    options = {o.name: rng.choice(o.choices) for o in info.options}
+    setup = (players, rng.randrange(players), options)
+    state = game.rules.new_game(deck, *setup)
     actions = []
-    while state.phase != "over":
-        action = rng.choice(ft.legal_actions(state))
-        state = ft.apply(state, action)
+    while not game.rules.need(state).done:
+        action = rng.choice(game.rules.legal_actions(state))
+        state = game.rules.apply(state, action)
         actions.append(action)
-    return first, state, actions
+    return setup, state, actions
 
 
 def bench_engines(seconds: float) -> dict:
-    deck = ft.Deck.from_data(deck_data(ft.NAME))
+    """Every registered engine: actions and games per second of random legal play, and replay time."""
+    return {name: bench_engine(game, seconds) for name, game in GAMES.items()}
+
+
+def bench_engine(game: Game, seconds: float) -> dict:
+    deck = deck_for(game.name)
     rng = random.Random(1)
     games = actions = 0
     recorded = []
     start = perf_counter()
-    while perf_counter() - start < seconds:
-        first, final, played = _random_game(deck, rng)
+    while perf_counter() - start < seconds or not games:
+        setup, final, played = _random_game(game, deck, rng)
         games += 1
         actions += len(played)
         if len(recorded) < 50:
-            recorded.append((first, final, played))
+            recorded.append((setup, final, played))
     elapsed = perf_counter() - start
     replays = []
-    for first, final, played in recorded:
+    for setup, final, played in recorded:
         t = perf_counter()
-        replayed = ft.replay(deck, first.players, first.dealer, played)
+        state = game.rules.new_game(deck, *setup)
+        for action in played:   # a replay checks every action, as restoring a journal does
+            if game.rules.check(state, action) is not None:
+                raise AssertionError(f"{game.name}: replay refuses {action}")
+            state = game.rules.apply(state, action)
         replays.append(perf_counter() - t)
-        if replayed != final:
-            raise AssertionError("replay differs from the game played")
+        if state != final:
+            raise AssertionError(f"{game.name}: replay differs from the game played")
     return {
-        "game": ft.NAME,
         "actions_per_s": round(actions / elapsed),
         "games_per_s": round(games / elapsed, 1),
         "actions_per_game": round(actions / games, 1),
@@ -75,10 +86,10 @@ def bench_engines(seconds: float) -> dict:
     }
 
 
-def bench_pipeline(seconds: float) -> dict:
+def bench_pipeline(seconds: float, game: str | None = None) -> dict:
+    """Read-to-light latency and complete games per second of `game` (the first registered by default)."""
     from table.events import CardPlaced
     from table.layout import load_layout
-    from table.sim.feira_torio_players import FeiraTorioPlayers
     from table.sim.simulated_table import SimulatedTable
     from table.storage.journal import Journal
 
@@ -86,7 +97,8 @@ def bench_pipeline(seconds: float) -> dict:
     games = 0
     folder = tempfile.TemporaryDirectory()
     journal = Journal(Path(folder.name) / "journal.sqlite")   # a real file: every input is synced before its light
-    sim = SimulatedTable(load_layout("sim-6-single"), journal, seed=0)
+    game = GAMES[game or next(iter(GAMES))]
+    sim = SimulatedTable(load_layout("sim-6-single"), journal, game=game.name, seed=0)
     placed = {"at": 0}
     sim.table.bus.subscribe(CardPlaced, lambda e: placed.__setitem__("at", e.at_ns))
     for light in sim.table.lights.values():
@@ -94,7 +106,7 @@ def bench_pipeline(seconds: float) -> dict:
     start = perf_counter()
     try:
         while perf_counter() - start < seconds or not games:
-            players = FeiraTorioPlayers(sim, SEATS, random.Random(games))
+            players = game.bots.Players(sim, SEATS, random.Random(games))
             if games:
                 players.world.press(SEATS[0], "ok")   # the same seats start another game
             else:
@@ -109,6 +121,7 @@ def bench_pipeline(seconds: float) -> dict:
         folder.cleanup()
     latencies.sort()
     return {
+        "game": game.name,
         "games_per_s": round(games / elapsed, 2),
         "light_changes": len(latencies),
         "read_to_light_us_p50": round(latencies[len(latencies) // 2] / 1e3, 1),

@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from table.games import GAMES
+
 DEFAULT_JOURNAL = Path(os.environ.get("CARDTABLE_STATE", Path.home() / ".local/state/cardtable")) / "journal.sqlite"
 DEFAULT_REGISTRY = DEFAULT_JOURNAL.parent / "registry.sqlite"
 DEFAULT_LAYOUT = os.environ.get("CARDTABLE_LAYOUT", "sim-6-single")
@@ -25,15 +27,16 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--hardware", choices=("auto", "real", "simulated"), default="auto", help=HARDWARE_HELP)
     run.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY,
                      help="tag registry file, as made by cardtable enrol (real hardware only)")
+    run.add_argument("--game", choices=list(GAMES), help="the game the lobby offers first")
     run.add_argument("--lang", choices=("fr", "en"), default="fr")
     run.add_argument("--fullscreen", action="store_true")
     run.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
 
     demo = commands.add_parser("demo", help="bots play a whole game through the whole pipeline, headless")
-    demo.add_argument("--game", default="feira-torio", choices=("feira-torio",))
+    demo.add_argument("--game", default=next(iter(GAMES)), choices=list(GAMES))
     demo.add_argument("--players", type=int, default=4)
     demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--layout", default="sim-6-single")
+    demo.add_argument("--layout", help="table layout (default: sim-6-single, sim-8-single for 7 or 8 players)")
     demo.add_argument("--noise", action="store_true", help="noisy readers: missed, flapping and repeated reads")
     demo.add_argument("--frames", type=Path, help="write a PNG for each reveal step and each hand's scores here")
     demo.add_argument("--journal", type=Path, help="keep the journal in this file")
@@ -45,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
     enrol = commands.add_parser("enrol", help="tag a deck the first time (or staff cards), re-tag a lost card, "
                                 "export or import the tag registry")
-    enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. feira-torio)")
+    enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. feira-torio, pairs)")
     enrol.add_argument("--staff", type=int, default=0, metavar="N", help="also tag staff cards 1 to N")
     enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card (its old tag is retired)")
     enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")
@@ -100,9 +103,14 @@ def main(argv: list[str] | None = None) -> int:
         return run_enrol(args, hardware, layout.centre)
     if args.command == "replay":
         from table.session.replay import replay_journal
+        from table.session.table_session import JournalError
         if not args.journal.exists():
             parser.error(f"no journal at {args.journal}")
-        state = replay_journal(args.journal)
+        try:
+            state = replay_journal(args.journal)
+        except JournalError as error:
+            print(f"cardtable replay: {args.journal}: {error}", file=sys.stderr)
+            return 1
         print(json.dumps(state, ensure_ascii=False) if args.json else json.dumps(state, ensure_ascii=False, indent=2))
         return 0
     if args.command == "layout":
@@ -134,7 +142,9 @@ def layout_command(action: str, file: str) -> int:
         print(f"{errors} error{'s' if errors > 1 else ''}: the table cannot be wired like this")
         return 1
     if action == "check":
+        from table.session.lobby import games_for
         print(f"OK: {summary(layout)}")
+        print(f"  games: {', '.join(games_for(layout)) or 'none (see each game’s pads and buttons)'}")
     else:
         print(wiring_markdown(layout), end="")
     return 0

@@ -111,11 +111,6 @@ class Refused(Event):
     params: tuple[tuple[str, object], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ViewChanged(Event):
-    """The public view changed; views redraw."""
-
-
 Handler = Callable[[Event], None]
 
 

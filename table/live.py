@@ -65,7 +65,7 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     """Run the table on `hardware` until the window closes (or for `args.frames` frames)."""
     args.journal.parent.mkdir(parents=True, exist_ok=True)
     registry, journal = TagRegistry(args.registry), Journal(args.journal)
-    table = Table(layout, hardware, registry, journal)
+    table = Table(layout, hardware, registry, journal, args.game)
     for name, problem in table.hardware.wait_for_hubs(build.HUBS_WAIT_S).items():
         print(f"seat hub {name}: {problem}; its pads show as faulty until it is back")
     stop = threading.Event()
@@ -74,7 +74,7 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     window = TableWindow(table, args.lang)
     poller.start()
     try:
-        run_display(window, SIZE, f"{window.pager.screen.t('game_name')}", args.fullscreen, args.frames,
+        run_display(window, SIZE, "cardtable", args.fullscreen, args.frames,
                     each_frame=table.bus.dispatch)
     finally:
         stop.set()

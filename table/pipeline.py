@@ -18,10 +18,10 @@ from table.storage.registry import TagRegistry
 
 
 class Table:
-    """The pipeline of one table, wired on one bus."""
+    """The pipeline of one table, wired on one bus; `game` is the game the lobby offers first."""
 
     def __init__(self, layout: Layout, hardware: Builder, registry: TagRegistry, journal: Journal,
-                 game: str = "feira-torio") -> None:
+                 game: str | None = None) -> None:
         self.layout = layout
         self.bus = EventBus()
         self.hardware = hardware(self.bus)

@@ -26,16 +26,20 @@ def drawing(monkeypatch):
 
     `drawing(render, boxes)` runs `render()` with each draw function named in
     `boxes` wrapped, `boxes[name](result, *args)` giving the part's rect, and
-    returns (name, text or "", rect) for every part with an area.
+    returns (name, text or "", rect) for every part with an area. A name
+    "chip" or "card" wraps that method of the card faces (`faces`, a Faces
+    class) instead: its box gets (result, self, surf, rect, card).
     """
     import pygame
 
     from table.screen import draw
 
-    def record(render, boxes) -> list[tuple[str, str, pygame.Rect]]:
+    def record(render, boxes, faces=None) -> list[tuple[str, str, pygame.Rect]]:
         parts, depth = [], [0]
         for name, box in boxes.items():
-            def wrapped(surf, *args, _name=name, _box=box, _draw=getattr(draw, name), **kwargs):
+            owner = faces if name in ("chip", "card") else draw
+
+            def wrapped(surf, *args, _name=name, _box=box, _draw=getattr(owner, name), **kwargs):
                 depth[0] += 1
                 try:
                     result = _draw(surf, *args, **kwargs)
@@ -45,7 +49,7 @@ def drawing(monkeypatch):
                     text = str(args[0]) if _name in ("text", "tag") else ""
                     parts.append((_name, text, pygame.Rect(_box(result, *args))))
                 return result
-            monkeypatch.setattr(draw, name, wrapped)
+            monkeypatch.setattr(owner, name, wrapped)
         try:
             render()
         finally:

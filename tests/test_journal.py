@@ -12,7 +12,7 @@ from table.cli import main
 from table.events import Accepted
 from table.layout import load_layout
 from table.session.replay import public_state, replay_journal
-from table.sim.feira_torio_players import FeiraTorioPlayers
+from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import FORMAT, Journal
 

@@ -21,7 +21,7 @@ from table.layout import load_layout
 from table.screen import Screen
 from table.screen import draw as draw_module
 from table.sim.demo import NOISY
-from table.sim.feira_torio_players import FeiraTorioPlayers
+from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 

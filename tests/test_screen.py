@@ -14,17 +14,19 @@ import pytest
 from conftest import around
 
 from table.assets import deck_data
-from table.games import feira_torio as ft
+from table.games import GAMES
+from table.games.feira_torio import rules as ft
+from table.games.feira_torio.faces import Faces
+from table.games.feira_torio.page import formula, take_back
 from table.screen import Screen, Translator, draw, message_text, translate
 from table.screen.i18n import LANGS, texts
-from table.screen.render import formula, take_back
 
 DECK = ft.Deck.from_data(deck_data("feira-torio"))
 MESSAGE_KEYS = (
     "game_over not_now_lot lot_taken card_seen not_now_first not_first_bid_holder no_such_lot not_now_bid "
     "no_such_slot slot_locked card_not_in_game card_not_for_players card_on_table card_discarded card_not_held "
-    "unknown_action not_your_turn unknown_tag other_game_card staff_card seat_not_joined seat_already_joined "
-    "too_few_players too_many_players game_started table_full clear_table join_at_seat"
+    "unknown_action not_your_turn unknown_tag other_game_card seat_not_joined seat_already_joined "
+    "too_few_players game_started table_full clear_table join_at_seat"
 ).split()
 SEATS = {3: [2, 4, 5], 4: [1, 3, 4, 6], 5: [1, 2, 3, 5, 6], 6: [1, 2, 3, 4, 5, 6]}
 
@@ -57,7 +59,9 @@ def table(state: ft.State | None, players: int = 3, message: dict | None = None,
         lights.update({joined[p]: "winner" for p in state.winners})
     return json.loads(json.dumps({
         "mode": "game" if state else "lobby", "game": "feira-torio", "seats": [1, 2, 3, 4, 5, 6],
-        "joined": joined, "min_players": 3, "max_players": 6, "single_pad": single_pad,
+        "joined": joined, "min_players": 3, "max_players": 6, "options": {},
+        "menu": {"lines": ["game", "start"], "cursor": 1}, "shape": {"seat": 1 if single_pad else 4, "centre": 1},
+        "prompt": None, "clearing": True,
         "message": message, "lights": lights, "view": ft.observe(state, None) if state else None,
     }))
 
@@ -102,7 +106,11 @@ def test_pages_follow_the_game(screens):
         assert pages(table(VIEWS[name](3))) == [("table", None)]
     assert pages(table(VIEWS["reveal"](3))) == reveal
     assert pages(table(VIEWS["hand"](3))) == reveal + [("scores", None)]
-    assert pages(table(VIEWS["over"](3))) == reveal + [("scores", None), ("winner", None)]
+    assert pages(table(VIEWS["over"](3))) == reveal + [("scores", None), ("over", None)]
+    # once every pad is clear again, the table page says what to do next (the dealer lays the lots)
+    clear = table(VIEWS["reveal"](3))
+    clear["clearing"] = False
+    assert pages(clear) == reveal + [("table", None)]
     first_lot = first(3, 4, lambda s: s.phase == "lots" and s.round == 3 and sum(map(bool, s.lots)) == 1)
     assert pages(table(first_lot)) == [("table", None)]
     assert pages(table(ft.new_game(DECK, 3))) == [("table", None)]
@@ -129,7 +137,7 @@ def test_tied_winners_all_win(screens, out):
     assert Translator("fr").count("winner", 2, seats=Translator("fr").seats([1, 4])) == "Sièges 1 et 4 gagnent !"
     assert Translator("en").seats([1, 2, 4]) == "Seats 1, 2 and 4"
     for lang in LANGS:
-        pygame.image.save(screens[lang].render(view, "winner"), out / f"tie-6p-{lang}-winner.png")
+        pygame.image.save(screens[lang].render(view, "over"), out / f"tie-6p-{lang}-over.png")
 
 
 def test_one_pad_per_slot_prompt(screens, out):
@@ -142,21 +150,26 @@ def params(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_translations_match():
-    fr, en = texts("fr"), texts("en")
+@pytest.mark.parametrize("namespace", ["common", *GAMES])
+def test_translations_match(namespace):
+    fr, en = texts("fr", namespace), texts("en", namespace)
     assert fr.keys() == en.keys()
-    assert set(MESSAGE_KEYS) <= fr.keys()
     for key in fr:
         assert params(fr[key]) == params(en[key]), key
 
 
+def test_every_refusal_has_a_text():
+    fr = texts("fr") | texts("fr", "feira-torio")
+    assert set(MESSAGE_KEYS) <= fr.keys()
+
+
 def test_messages_name_the_seat(screens, out):
     message = {"key": "card_not_held", "params": {"seat": 3, "card": "TA02"}, "seat": 3}
-    assert message_text("fr", message).startswith("Siège 3 : ")
-    assert message_text("en", message) == "Seat 3: You do not hold this card: TA02."
+    assert message_text("fr", message, "feira-torio").startswith("Siège 3 : ")
+    assert message_text("en", message, "feira-torio") == "Seat 3: You do not hold this card: TA02."
     assert translate("en", "too_few_players", min_players=3) == "At least 3 players are needed to start."
-    assert Translator("fr").count("stars", 1) == "1 étoile"
-    assert translate("fr", "card_seen") == "Cette carte est déjà sortie : {card}."
+    assert Translator("fr", "feira-torio").count("stars", 1) == "1 étoile"
+    assert Translator("fr", "feira-torio")("card_seen") == "Cette carte est déjà sortie : {card}."
     for lang in LANGS:
         view = table(VIEWS["bidding"](6), 6, message)
         pygame.image.save(screens[lang].render(view, "table"), out / f"message-{lang}.png")
@@ -194,8 +207,8 @@ def test_hidden_bids_do_not_change_the_screen(screens, players):
 def drawn(drawing, screen: Screen, view: dict, page: str) -> list[tuple[str, pygame.Rect]]:
     """What a page draws side by side: texts, chips, badges and crowns (not what is inside them)."""
     parts = drawing(lambda: screen.render(view, page), {
-        "text": lambda rect, *a: rect, "tag": lambda rect, *a: rect, "chip": lambda _, rect, *a: rect,
-        "badge": lambda _, c, r, *a: around(c, r), "crown": lambda _, c, r, *a: around(c, r)})
+        "text": lambda rect, *a: rect, "tag": lambda rect, *a: rect, "chip": lambda _, surf, rect, *a: rect,
+        "badge": lambda _, c, r, *a: around(c, r), "crown": lambda _, c, r, *a: around(c, r)}, Faces)
     return [(name, rect) for name, _, rect in parts]
 
 
@@ -228,8 +241,8 @@ def test_four_kept_cards_and_the_longest_formula_fit(screens, out, drawing, lang
     assert formula(score) == "4 × 4 × 4 × 4 + 5 = 261"
     assert sum(len(s["kept"]) == 4 and s["bonus"] == 5 for s in view["view"]["scores"]) >= 2
     pages = screens[lang].pages(view)
-    assert pages[-3:] == [("take", None), ("scores", None), ("winner", None)]
-    for page in ("take", "scores", "winner"):
+    assert pages[-3:] == [("take", None), ("scores", None), ("over", None)]
+    for page in ("take", "scores", "over"):
         parts = drawn(drawing, screens[lang], view, page)
         assert all(pygame.Rect(0, 0, 1280, 720).contains(rect) for _, rect in parts), page
         assert not overlaps(parts), (page, overlaps(parts))

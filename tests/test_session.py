@@ -31,12 +31,13 @@ from hypothesis import HealthCheck, event as note_event, given, settings, strate
 
 from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused, StaffCommand
-from table.games import feira_torio as ft
+from table.games.feira_torio import rules as ft
+from table.games.kit.codec import from_json, to_json
 from table.hardware import lights as lights_module
 from table.hardware.ports import LightState
 from table.layout import load_layout
 from table.session.table_session import TableSession
-from table.sim.feira_torio_players import FeiraTorioPlayers
+from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
@@ -661,10 +662,10 @@ def engine_replay(entries) -> tuple[ft.State | None, tuple]:
     state, players, actions, dealer = None, (), [], 0
     for _, kind, data in entries:
         if kind == "start":
-            players, dealer, actions = tuple(data["seats"]), data["dealer"], []
+            players, dealer, actions = tuple(data["seats"]), data["first"], []
             state = ft.new_game(deck, len(players), dealer)
         elif kind == "action":
-            actions.append(ft.from_json(data))
+            actions.append(from_json(ft.ACTIONS, data))
         elif kind == "lobby":
             state, players = None, ()
     if players:
@@ -755,7 +756,7 @@ KILLED = textwrap.dedent("""
     import os, random, sys
     from table.events import Accepted
     from table.layout import load_layout
-    from table.sim.feira_torio_players import FeiraTorioPlayers
+    from table.games.feira_torio.bots import Players as FeiraTorioPlayers
     from table.sim.simulated_table import SimulatedTable
     from table.storage.journal import Journal
 
@@ -813,7 +814,7 @@ def legal_step(desk: Desk, rng: random.Random) -> None:
         action = desk.act(rng, keep=rng.random() < 0.5)
         assert entry_count(desk.journal) == count + 1, f"a legal act was not taken: {action}"
         last = desk.journal._db.execute("SELECT data FROM entries ORDER BY seq DESC LIMIT 1").fetchone()[0]
-        assert ft.from_json(json.loads(last)) == action
+        assert from_json(ft.ACTIONS, json.loads(last)) == action
 
 
 OTHER_DECK_UID = "0400C0FFEE00CC"

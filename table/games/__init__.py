@@ -1,4 +1,25 @@
-"""The rules engines, one module per game, by name."""
-from table.games import feira_torio
+"""The registry: every game the table plays, by name, in the order the lobby lists them.
 
-GAMES = {feira_torio.NAME: feira_torio}
+A game registers here once, by its package's `GAME` record; shared layers
+reach games only through `GAMES` (and never name one).
+"""
+from functools import cache
+
+from table.assets import deck_data
+from table.games import feira_torio
+from table.games.contract import Game
+
+GAMES: dict[str, Game] = {game.name: game for game in (feira_torio.GAME,)}
+
+
+@cache
+def deck_for(name: str):
+    """The deck game `name` plays with, built once from its deck file."""
+    game = GAMES[name]
+    return game.rules.make_deck(deck_data(game.info.deck))
+
+
+
+def game_for_deck(deck: str) -> Game | None:
+    """The first game played with `deck` (whose faces draw its cards), None when no game uses it."""
+    return next((game for game in GAMES.values() if game.info.deck == deck), None)

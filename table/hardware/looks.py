@@ -34,6 +34,7 @@ LOOKS: dict[LightState, Look] = {
     LightState.REFUSED: Look(Pattern.FLASH, (1.0, 0.0, 0.0)),            # red
     LightState.WINNER: Look(Pattern.BLINK, (1.0, 0.8, 0.0), (0.5, 1.0, 0.0)),  # gold / green-gold
     LightState.FAULT: Look(Pattern.STEADY, (1.0, 0.0, 0.0)),             # red
+    LightState.ELIGIBLE: Look(Pattern.PULSE, (0.6, 0.7, 1.0)),           # blue-white, pulsing
 }
 
 ON, DARK = (1.0, 1.0, 1.0), (0.0, 0.0, 0.0)
@@ -48,6 +49,7 @@ MONO_LOOKS: dict[LightState, Look] = {
     LightState.REFUSED: Look(Pattern.FLASH, ON),
     LightState.WINNER: Look(Pattern.BLINK, ON),
     LightState.FAULT: Look(Pattern.BLINK, ON),
+    LightState.ELIGIBLE: Look(Pattern.BLINK, ON),   # never with winner or fault at one seat
 }
 
 PULSE_S = 1.0        # fade in, and again fade out

@@ -14,6 +14,7 @@ class LightState(enum.Enum):
     LOCKED = "locked"
     REFUSED = "refused"
     WINNER = "winner"
+    ELIGIBLE = "eligible"   # you may be the one to act (any one of several seats)
     FAULT = "fault"
 
 

@@ -1,5 +1,5 @@
-"""The table's shared screen: pages drawn from the public view, and the texts of every message."""
+"""The table's shared screen: the chrome, the game pages it hands a canvas, and the texts of every message."""
 from table.screen.i18n import Translator, message_text, translate
-from table.screen.render import Screen
+from table.screen.screen import Screen
 
 __all__ = ["Screen", "Translator", "message_text", "translate"]

@@ -1,13 +1,12 @@
-"""Drawing helpers for the score screen: text that fits, category shapes, cards, badges.
+"""Drawing helpers (widgets) for every game's screen: text that fits, shapes, badges, backs, frames, arrows.
 
 Everything is sized for a 1280x720 surface read from two metres: large
-type, light cards on a dark table, and every category shown by colour AND
-shape. Fonts are pygame's bundled default (FreeSansBold, see assets/fonts/).
+type, light cards on a dark table. A game's card faces draw with these (see
+table/screen/faces.py). Fonts are pygame's bundled default (FreeSansBold, see assets/fonts/).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cache
 
 import pygame
@@ -32,17 +31,6 @@ GREEN = (70, 200, 110)
 # Seat badges in the colours of the seat lights; an unlit light shows grey.
 LIGHTS = {state.value: rgb255(look.colour) for state, look in LOOKS.items()} | {"off": (95, 100, 115)}
 FAULT = rgb255(LOOKS[LightState.FAULT].colour)
-
-
-@dataclass(frozen=True, slots=True)
-class Face:
-    """What a card shows: its category (name, colour, shape), fingers (bid points) and stars."""
-
-    name: str
-    colour: tuple[int, int, int]
-    shape: str
-    fingers: int
-    stars: int
 
 
 @cache
@@ -133,46 +121,11 @@ def hand(surf: pygame.Surface, rect: pygame.Rect, colour=INK) -> None:
         pygame.draw.line(surf, CARD, (x, fist.y), (x, fist.y + h * 0.18), max(1, round(w / 14)))
 
 
-def card(surf: pygame.Surface, rect: pygame.Rect, face: Face, dim: bool = False) -> None:
-    """A face-up card: category band and name, big shape, fingers (hand + number), one star per star."""
-    w, h = rect.size
-    radius = w // 12
-    pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-    band = pygame.Rect(rect.x, rect.y, w, h * 0.2)
-    pygame.draw.rect(surf, face.colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
-    text(surf, face.name, round(h * 0.15), ink_on(face.colour), "center", band.center, width=w - 8)
-    shape(surf, face.shape, face.colour, (rect.centerx, rect.y + h * 0.39), h * 0.13)
-    hand(surf, pygame.Rect(rect.x + w * 0.2, rect.y + h * 0.58, h * 0.14, h * 0.2))
-    text(surf, str(face.fingers), round(h * 0.34), INK, "midleft", (rect.x + w * 0.42, rect.y + h * 0.69))
-    spacing = w * 0.22
-    for i in range(face.stars):
-        star(surf, (rect.centerx + (i - (face.stars - 1) / 2) * spacing, rect.y + h * 0.88), h * 0.075)
-    pygame.draw.rect(surf, INK, rect, max(2, w // 40), border_radius=radius)
-    if dim:
-        veil = pygame.Surface(rect.size, pygame.SRCALPHA)
-        veil.fill((*BG, 170))
-        surf.blit(veil, rect)
-
-
-def chip(surf: pygame.Surface, rect: pygame.Rect, face: Face) -> None:
-    """A card in a list: colour stripe and shape, fingers (hand + number), stars (star + number)."""
-    h = rect.h
-    radius = h // 6
-    pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-    pygame.draw.rect(surf, face.colour, (rect.x, rect.y, h * 0.16, h),
-                     border_top_left_radius=radius, border_bottom_left_radius=radius)
-    shape(surf, face.shape, face.colour, (rect.x + h * 0.62, rect.centery), h * 0.3)
-    x = rect.x + h * 1.05
-    hand(surf, pygame.Rect(x, rect.y + h * 0.22, h * 0.32, h * 0.5))
-    number = text(surf, str(face.fingers), round(h * 0.8), INK, "midleft", (x + h * 0.36, rect.centery + h * 0.04))
-    star(surf, (number.right + h * 0.3, rect.centery), h * 0.22)
-    text(surf, str(face.stars), round(h * 0.6), INK, "midleft", (number.right + h * 0.55, rect.centery + h * 0.04))
-    pygame.draw.rect(surf, INK, rect, 2, border_radius=radius)
-
-
-def chip_width(h: int) -> int:
-    """The width of a chip `h` pixels high."""
-    return round(h * 2.85)
+def dim(surf: pygame.Surface, rect: pygame.Rect) -> None:
+    """A veil of the table's colour over `rect` (a card not yet in play)."""
+    veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+    veil.fill((*BG, 170))
+    surf.blit(veil, rect)
 
 
 def back(surf: pygame.Surface, rect: pygame.Rect, filled: bool) -> None:

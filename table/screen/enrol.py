@@ -11,11 +11,25 @@ import math
 
 import pygame
 
+from table.assets import deck_data
 from table.enrol.enrolment import Enrolment
+from table.games import game_for_deck
 from table.screen import draw
-from table.screen.draw import BACK, BG, CARD, GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.draw import (
+    BACK,
+    BG,
+    CARD,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    RED,
+    SIZE,
+    TEXT,
+)
+from table.screen.faces import Faces
 from table.screen.i18n import Translator
-from table.screen.render import Screen
 from table.storage.registry import Tag
 
 HEADER = 84
@@ -34,15 +48,17 @@ class EnrolScreen:
         pygame.font.init()
         self.t = Translator(lang)
         self.deck = deck
-        self.cards = Screen(lang, deck) if deck else None   # the card faces and names of the deck
+        game = game_for_deck(deck) if deck else None
+        self.game = game and game.name   # the texts that name the deck's cards
+        self.faces = (game.faces if game else Faces)(deck_data(deck), self.t.lang) if deck else None
         self.buttons: dict[str, pygame.Rect] = {}
 
     def name(self, tag: Tag) -> str:
         """A card's name ('Taureau 1 doigt, 4 étoiles'), a staff card's, or another deck's card id."""
         if tag.kind == "staff":
             return self.t("enrol_staff_name", n=tag.card.removeprefix("staff-"))
-        if self.cards and tag.deck == self.deck:
-            return self.cards.card_name(tag.card)
+        if self.faces and tag.deck == self.deck:
+            return self.faces.name(tag.card, self.t.game(self.game))
         return tag.card
 
     def render(self, enrolment: Enrolment) -> pygame.Surface:
@@ -86,7 +102,7 @@ class EnrolScreen:
         if tag.kind == "staff":
             self._staff_card(surf, PICTURE, tag)
         else:
-            draw.card(surf, PICTURE, self.cards.faces[tag.card])
+            self.faces.draw(surf, PICTURE, tag.card)
         if enrolment.retagging:
             draw.frame(surf, PICTURE.inflate(16, 16), GOLD, 6)
 
@@ -155,9 +171,7 @@ class EnrolScreen:
                 pygame.draw.circle(surf, GOLD, centre, h * 0.28)
                 short = "P" + tag.card.removeprefix("staff-")
             else:
-                face = self.cards.faces[tag.card]
-                draw.shape(surf, face.shape, face.colour if tagged else PANEL_HI, centre, h * 0.28,
-                           INK if tagged else MUTED)
+                self.faces.mark(surf, centre, h * 0.28, tag.card, tagged)
                 short = tag.card
             draw.text(surf, short, round(h * 0.5), INK if tagged else MUTED, "midleft", (cell.x + h * 0.85, cell.centery),
                       width=cell.right - round(cell.x + h * 0.85) - 2)

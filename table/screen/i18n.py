@@ -1,9 +1,12 @@
-"""Screen and message texts in French (the default) and English, read from assets/i18n/LANG.toml.
+"""Screen and message texts in French (the default) and English, by namespace.
 
-A text is a flat key with `{name}` parameters. Plurals are two keys,
-KEY_one and KEY_other, picked by `Translator.count`. A missing key falls back
-to French, then to the key itself; a missing parameter stays as `{name}`, so
-a wrong call shows on screen instead of crashing the table.
+assets/i18n/LANG/common.toml holds the texts every screen shares; each game's
+own texts are in assets/i18n/LANG/GAME.toml (its namespace). A text is a flat
+key with `{name}` parameters. Plurals are two keys, KEY_one and KEY_other,
+picked by `Translator.count`. A key is looked up in the game's namespace, then
+the common one, in the language, then in French; a missing key shows as the
+key itself and a missing parameter stays as `{name}`, so a wrong call shows on
+screen instead of crashing the table.
 """
 from __future__ import annotations
 
@@ -15,13 +18,17 @@ from table.assets import ASSETS
 
 LANGS = ("fr", "en")
 DEFAULT = "fr"
+COMMON = "common"
 _SINGULAR = {"fr": (0, 1), "en": (1,)}   # counts that take the singular form
 
 
 @cache
-def texts(lang: str) -> dict[str, str]:
-    """Every text of a language (assets/i18n/LANG.toml)."""
-    with open(ASSETS / "i18n" / f"{lang}.toml", "rb") as f:
+def texts(lang: str, namespace: str = COMMON) -> dict[str, str]:
+    """Every text of a language in a namespace (assets/i18n/LANG/NAMESPACE.toml; none when it has no file)."""
+    path = ASSETS / "i18n" / lang / f"{namespace}.toml"
+    if not path.exists():
+        return {}
+    with open(path, "rb") as f:
         return tomllib.load(f)
 
 
@@ -31,14 +38,24 @@ class _Keep(dict):
 
 
 class Translator:
-    """Texts of one language."""
+    """Texts of one language, seen from one game's namespace (None: the common texts only)."""
 
-    def __init__(self, lang: str = DEFAULT):
+    def __init__(self, lang: str = DEFAULT, game: str | None = None):
         self.lang = lang if lang in LANGS else DEFAULT
+        self.namespace = game
+        spaces = [game, COMMON] if game else [COMMON]
+        self._tables = [texts(lang_, space) for lang_ in dict.fromkeys((self.lang, DEFAULT)) for space in spaces]
+
+    def game(self, name: str | None) -> "Translator":
+        """The same language, seen from game `name`'s namespace."""
+        return Translator(self.lang, name)
 
     def __call__(self, key: str, **params: Any) -> str:
-        template = texts(self.lang).get(key) or texts(DEFAULT).get(key) or key
+        template = next((table[key] for table in self._tables if key in table), key)
         return template.format_map(_Keep(params))
+
+    def has(self, key: str) -> bool:
+        return any(key in table for table in self._tables)
 
     def count(self, key: str, n: int, **params: Any) -> str:
         """KEY_one or KEY_other for `n` (parameter {n})."""
@@ -61,10 +78,10 @@ class Translator:
 
 
 def translate(lang: str, key: str, **params: Any) -> str:
-    """The text `key` in `lang` with its parameters filled in."""
+    """The text `key` in `lang` with its parameters filled in (common texts)."""
     return Translator(lang)(key, **params)
 
 
-def message_text(lang: str, message: Mapping[str, Any], **context: Any) -> str:
+def message_text(lang: str, message: Mapping[str, Any], game: str | None = None, **context: Any) -> str:
     """A table message as shown in the red banner, naming the seat when there is one."""
-    return Translator(lang).message(message, **context)
+    return Translator(lang, game).message(message, **context)

@@ -6,14 +6,15 @@ from collections.abc import Callable
 
 import pygame
 
-from table.screen.render import Screen
+from table.screen.screen import Screen
 
 PAGE_S = 2.5   # how long each page of a new sequence stays up
 
 
 class Pager:
     """Turns table views into the frame to show: a new sequence of pages (a reveal, say) is shown page by
-    page, PAGE_S each, and its last page stays; a frame is drawn again only when its page or view changed."""
+    page, PAGE_S each, and its last page stays; a frame is drawn again only when its page or view changed.
+    A sequence that only grows (a page added at its end, e.g. once the table is clear) goes on where it was."""
 
     def __init__(self, screen: Screen, clock: Callable[[], float] = time.monotonic) -> None:
         self.screen = screen
@@ -28,7 +29,9 @@ class Pager:
         """The 1280x720 frame of the page due now for `view`."""
         pages, now = self.screen.pages(view), self.clock()
         if pages != self.pages:
-            self.pages, self.since = pages, now
+            if pages[:len(self.pages)] != self.pages:
+                self.since = now
+            self.pages = pages
         self.page = pages[min(int((now - self.since) / PAGE_S), len(pages) - 1)]
         if (self.page, view) != self._shown:
             self._shown = (self.page, view)

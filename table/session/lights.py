@@ -17,21 +17,24 @@ def seat_lights(session: TableSession, faults: ReaderFaults | None = None) -> di
 
 
 def _game_lights(session: TableSession) -> dict[int, LightState]:
+    """What the game needs of each seat, from its `Need` and, at the end, its winners."""
     states = {seat.number: LightState.OFF for seat in session.layout.seats}
     if session.state is None:
         states.update({seat: LightState.LOCKED for seat in session.joined})
         return states
-    need = session.rules.need(session.state)
+    need = session.game.rules.need(session.state)
     seats = session.players
     if need.done:
-        states.update({seats[p]: LightState.WINNER for p in session.state.winners})
+        states.update({seats[p]: LightState.WINNER for p in session.public()["winners"]})
     elif need.chance:
-        states[seats[session.state.dealer]] = LightState.YOUR_TURN
+        if need.by is not None:
+            states[seats[need.by]] = LightState.YOUR_TURN
     elif need.simultaneous:
         states.update({seat: LightState.LOCKED for seat in seats})
         states.update({seats[p]: LightState.WAITING for p in need.players})
     else:
-        states.update({seats[p]: LightState.YOUR_TURN for p in need.players})
+        look = LightState.ELIGIBLE if need.any_of else LightState.YOUR_TURN
+        states.update({seats[p]: look for p in need.players})
     return states
 
 

@@ -1,45 +1,68 @@
-"""The table session: seats, lobby and the game in play.
+"""The table session: seats, the lobby's game menu, and the game in play.
 
 It turns physical acts (a known card settling on a pad, a seat button) into
 lobby steps and game actions, refuses impossible input before it reaches the
 journal, and journals every accepted input before acknowledging it. Its state
-is always the replay of its journal.
+is always the replay of its journal, and restoring checks every entry with
+the rules of the game the journal's `start` entry names. It reaches games
+only through the registry (table.games).
 """
 from __future__ import annotations
 
 import logging
+import random
 from typing import Any
 
-from table.assets import deck_data
-from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, ReaderDead, ReaderRecovered,
-                          Refused, StaffCommand, ViewChanged)
-from table.games import GAMES
-from table.games.base import ButtonPress, CardOnPad, Refusal
+from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, ReaderDead,
+                          ReaderRecovered, Refused, StaffCommand)
+from table.games import GAMES, deck_for
+from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt, Refusal
+from table.games.kit import codec
 from table.layout import Layout
+from table.session.lobby import START, Menu
 from table.storage.journal import Journal
 from table.storage.registry import TagRegistry
 
 log = logging.getLogger(__name__)
 
 
-class TableSession:
-    """One table: who sits where, the game being played, and the journal behind it."""
+class JournalError(ValueError):
+    """A journal entry that cannot be replayed: its number and why (a wrong state is never restored)."""
 
-    def __init__(self, layout: Layout, registry: TagRegistry, journal: Journal, bus: EventBus,
-                 game: str = "feira-torio") -> None:
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(f"journal entry {seq}: {reason}")
+        self.seq = seq
+        self.reason = reason
+
+
+class _Unfit(ValueError):
+    """An entry the session or the rules refuse (its reason), raised while applying it."""
+
+
+class TableSession:
+    """One table: who sits where, the game chosen and played, and the journal behind it."""
+
+    def __init__(self, layout: Layout, registry: TagRegistry | None, journal: Journal, bus: EventBus,
+                 game: str | None = None, rng: random.Random | None = None) -> None:
         self.layout = layout
         self.registry = registry
         self.journal = journal
         self.bus = bus
-        self.rules = GAMES[game]
-        self.deck = self.rules.Deck.from_data(deck_data(game))
+        self.rng = rng or random.SystemRandom()   # table draws (a first player no card carries)
+        self.shape = PadShape(max(len(s.pads) for s in layout.seats), len(layout.centre))
+        self.menu = Menu.first(layout, game)       # the lobby's choice
+        self.game: Game | None = None              # the game in play, None in the lobby
         self.joined: list[int] = []        # lobby: seat numbers that joined, clockwise
         self.players: tuple[int, ...] = ()  # game: the playing seats, in player order
         self.state: Any = None              # the engine state, None in the lobby
+        self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
         self.message: dict | None = None    # the latest refusal, for the screen
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
-        for _, kind, data in journal.entries():
-            self._do(kind, data)
+        for seq, kind, data in journal.entries():
+            try:
+                self._do(kind, data)
+            except (_Unfit, KeyError, TypeError, ValueError) as error:
+                raise JournalError(seq, _reason(error)) from None
         # After a reveal, until every pad is empty. Restored there, last round's cards may still lie on
         # pads that have not reported yet: every pad stays unsure until presence reports on it.
         self.clearing = self._must_clear()
@@ -52,6 +75,7 @@ class TableSession:
         bus.subscribe(ReaderRecovered, self.on_reader_recovered)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(StaffCommand, self.on_staff_command)
+        self._draw_for_the_table()
 
     # ------------------------------------------------------------ inputs
 
@@ -68,14 +92,14 @@ class TableSession:
             return self._refuse(seat, "unknown_tag")
         if tag.kind == "staff":
             return self._staff()
-        if tag.deck != self.rules.NAME:
-            return self._refuse(seat, "other_game_card")
         if self.state is None:
-            return self._join(seat)
+            return self._join(seat, tag.deck)
+        if tag.deck != self.game.info.deck:
+            return self._refuse(seat, "other_game_card")
         if seat is not None and seat not in self.players:
             return self._refuse(seat, "seat_not_joined")
         player = None if seat is None else self.players.index(seat)
-        self._play(seat, self.rules.interpret(self.state, CardOnPad(tag.card, player, slot)))
+        self._play(seat, self.game.acts.interpret(self.state, CardOnPad(tag.card, player, slot)))
 
     def on_card_removed(self, event: CardRemoved) -> None:
         self.occupied.pop(event.pad, None)
@@ -94,18 +118,23 @@ class TableSession:
         self.dead.discard(event.pad)
 
     def on_button(self, event: ButtonDown) -> None:
-        seat = event.seat
+        seat, button = event.seat, event.button
         if self.state is None:
-            if event.button != "ok":
-                return None
             if seat not in self.joined:
-                return self._refuse(seat, "seat_not_joined")
-            return self._start(dealer_seat=seat, by=seat)
+                return self._refuse(seat, "seat_not_joined") if button == "ok" else None
+            return self._menu(seat, button)
         if seat not in self.players:
             return self._refuse(seat, "seat_not_joined")
-        if self.over and event.button == "ok":
-            return self._accept(seat, "lobby", {"seats": list(self.players)})
-        self._play(seat, self.rules.interpret(self.state, ButtonPress(self.players.index(seat), event.button)))
+        if self.over:
+            return self._accept(seat, "lobby", {"seats": list(self.players)}) if button == "ok" else None
+        player = self.players.index(seat)
+        prompt = self.prompt
+        if prompt is not None and prompt.player == player:
+            if button == "ok":
+                return self._play(seat, prompt.options[self._cursor_at(prompt)])
+            step = {"next": 1, "back": -1}.get(button, 0)
+            return self._accept(seat, "cursor", {"at": (self._cursor_at(prompt) + step) % len(prompt.options)})
+        self._play(seat, self.game.acts.interpret(self.state, ButtonPress(player, button)))
 
     def on_staff_command(self, event: StaffCommand) -> None:
         if event.command == "start":
@@ -114,38 +143,61 @@ class TableSession:
     # ------------------------------------------------------------ steps
 
     def _staff(self) -> None:
-        """The staff card (or the staff menu): start the game from the lobby, back to the lobby after one."""
+        """The staff card (or the staff menu): OK on the lobby's menu, back to the lobby after a game."""
         if self.state is None:
-            return self._start(dealer_seat=self.joined[0] if self.joined else None, by=None)
+            return self._menu(None, "ok")
         if self.over:
             return self._accept(None, "lobby", {"seats": list(self.players)})
         self._refuse(None, "game_started")
 
-    def _join(self, seat: int | None) -> None:
+    def _menu(self, seat: int | None, button: str) -> None:
+        """A button on the lobby's menu: Next/Back move its cursor; OK changes the line or, on Start, starts."""
+        menu = self.menu
+        if button == "ok" and menu.line == START:
+            first = seat if seat is not None else (self.joined[0] if self.joined else None)
+            return self._start(first, by=seat)
+        menu = menu.changed(self.layout) if button == "ok" else menu.moved(-1 if button == "back" else 1)
+        self._accept(seat, "menu", _menu_json(menu))
+
+    def _join(self, seat: int | None, deck: str) -> None:
         if seat is None:
             return self._refuse(None, "join_at_seat")
         if seat in self.joined:
             return self._refuse(seat, "seat_already_joined")
-        if len(self.joined) >= self.rules.MAX_PLAYERS:
+        menu = self.menu.with_deck(deck, self.layout)
+        if GAMES[menu.game].info.deck != deck:
+            return self._refuse(seat, "other_game_card")
+        if len(self.joined) >= GAMES[menu.game].info.players.stop - 1:
             return self._refuse(seat, "table_full")
+        if menu != self.menu:
+            self._accept(seat, "menu", _menu_json(menu))
         self._accept(seat, "join", {"seat": seat})
 
-    def _start(self, dealer_seat: int | None, by: int | None) -> None:
-        """Start the game with the joined seats; `by` is the seat that asked (None: staff)."""
-        if len(self.joined) < self.rules.MIN_PLAYERS:
-            return self._refuse(by, "too_few_players", min_players=self.rules.MIN_PLAYERS)
+    def _start(self, first_seat: int | None, by: int | None) -> None:
+        """Start the chosen game with the joined seats; `first_seat` starts (deals, plays first); `by` asked."""
+        info = GAMES[self.menu.game].info
+        if len(self.joined) < info.players.start:
+            return self._refuse(by, "too_few_players", min_players=info.players.start)
         seats = sorted(self.joined)
-        self._accept(by, "start", {"game": self.rules.NAME, "seats": seats, "dealer": seats.index(dealer_seat)})
+        self._accept(by, "start", {"game": info.name, "options": dict(self.menu.options), "seats": seats,
+                                   "first": seats.index(first_seat)})
 
     def _play(self, seat: int | None, action: Any) -> None:
         if action is None:
             return None
-        refusal = action if isinstance(action, Refusal) else self.rules.check(self.state, action)
+        refusal = action if isinstance(action, Refusal) else self.game.rules.check(self.state, action)
         if refusal:
             # A seat's card is never named on screen: it could be a sealed bid.
             params = {k: v for k, v in refusal.args.items() if k not in ("player", "card") or seat is None}
             return self._refuse(seat, refusal.key, **params)
-        self._accept(seat, "action", self.rules.to_json(action))
+        self._accept(seat, "action", codec.to_json(action))
+        self._draw_for_the_table()
+
+    def _draw_for_the_table(self) -> None:
+        """A chance outcome no card carries (a first player): the table draws it and journals it."""
+        while self.state is not None and self.game.rules.need(self.state).table_draw:
+            action = self.rng.choice(self.game.rules.legal_actions(self.state))
+            self._accept(None, "action", codec.to_json(action))
 
     def _accept(self, seat: int | None, kind: str, data: dict) -> None:
         """Journal, then apply, then acknowledge."""
@@ -164,49 +216,122 @@ class TableSession:
         self.bus.publish(Refused(seat, key, tuple(sorted(params.items()))))
 
     def _do(self, kind: str, data: dict) -> None:
-        """Apply one journal entry to the session (live and on restore)."""
-        if kind == "join":
-            self.joined = sorted(self.joined + [data["seat"]])
+        """Apply one journal entry (live and on restore), refusing with `_Unfit` what the table would refuse."""
+        if kind == "action":
+            if self.state is None:
+                raise _Unfit("a game action in the lobby")
+            action = codec.from_json(self.game.rules.ACTIONS, data)
+            refusal = self.game.rules.check(self.state, action)
+            if refusal is not None:
+                raise _Unfit(f"{data.get('type')} refused by the rules of {self.game.name}: {refusal.key}")
+            self.state = self.game.rules.apply(self.state, action)
+            self.cursor = None
+        elif kind == "cursor":
+            prompt = self.prompt
+            if prompt is None or not 0 <= data["at"] < len(prompt.options):
+                raise _Unfit("a prompt cursor with no prompt open")
+            self.cursor = data["at"]
+        elif kind == "join":
+            seat = data["seat"]
+            if self.state is not None or seat in self.joined or not 1 <= seat <= len(self.layout.seats):
+                raise _Unfit(f"seat {seat} cannot join now")
+            self.joined = sorted(self.joined + [seat])
+        elif kind == "menu":
+            self.menu = _menu_from_json(data, self.layout)
         elif kind == "start":
-            self.players = tuple(data["seats"])
-            self.state = self.rules.new_game(self.deck, len(self.players), dealer=data["dealer"])
-        elif kind == "action":
-            self.state = self.rules.apply(self.state, self.rules.from_json(data))
+            self._start_game(data)
         elif kind == "lobby":
-            self.joined, self.players, self.state = list(data["seats"]), (), None
+            self.joined, self.players, self.state, self.game, self.cursor = list(data["seats"]), (), None, None, None
         else:
-            raise ValueError(f"unknown journal entry kind {kind!r}")
+            raise _Unfit(f"unknown entry kind {kind!r}")
+
+    def _start_game(self, data: dict) -> None:
+        game = GAMES.get(data["game"])
+        if game is None:
+            raise _Unfit(f"unknown game {data['game']!r}")
+        if self.state is not None:
+            raise _Unfit("a start during a game")
+        seats = tuple(data["seats"])
+        if list(seats) != self.joined or len(seats) not in game.info.players:
+            raise _Unfit(f"{game.name} cannot start with seats {list(seats)}")
+        options = _options(game, data["options"])
+        self.game, self.players = game, seats
+        self.menu = Menu(game.name, options)
+        self.state = game.rules.new_game(deck_for(game.name), len(seats), data["first"], options)
+        self.cursor = None
 
     def _end_clearing_if_clear(self) -> None:
         if self.clearing and not (self.occupied.keys() | self.unsure) - self.dead:
             self.clearing = False
             self.message = None
-            self.bus.publish(ViewChanged())
 
     def _must_clear(self) -> bool:
-        return self.state is not None and self.rules.clear_table_first(self.state)
+        return self.state is not None and self.game.acts.must_clear(self.state)
+
+    def _cursor_at(self, prompt: Prompt) -> int:
+        return prompt.start if self.cursor is None else self.cursor
 
     # ------------------------------------------------------------ views
 
     @property
     def over(self) -> bool:
-        return self.state is not None and self.rules.need(self.state).done
+        return self.state is not None and self.game.rules.need(self.state).done
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The seat prompt open now, if any."""
+        return None if self.state is None else self.game.acts.prompt(self.state)
 
     def public(self) -> dict | None:
         """The engine's public view (None in the lobby)."""
-        return None if self.state is None else self.rules.observe(self.state, None)
+        return None if self.state is None else self.game.rules.observe(self.state, None)
 
     def table_view(self) -> dict:
         """Everything the screen may draw (see docs/screen.md); nothing secret."""
+        info = (self.game or GAMES[self.menu.game]).info
+        prompt = self.prompt
         return {
             "mode": "lobby" if self.state is None else "game",
-            "game": self.rules.NAME,
+            "game": info.name,
             "seats": [s.number for s in self.layout.seats],
             "joined": list(self.players) if self.state is not None else list(self.joined),
-            "min_players": self.rules.MIN_PLAYERS,
-            "max_players": self.rules.MAX_PLAYERS,
-            "single_pad": all(len(s.pads) == 1 for s in self.layout.seats),
+            "min_players": info.players.start,
+            "max_players": info.players.stop - 1,
+            "options": dict(self.menu.options),
+            "menu": {"lines": self.menu.lines, "cursor": self.menu.cursor % len(self.menu.lines)},
+            "shape": {"seat": self.shape.seat, "centre": self.shape.centre},
+            "prompt": None if prompt is None else {
+                "player": prompt.player, "cursor": self._cursor_at(prompt),
+                "labels": [[key, dict(params)] for key, params in prompt.labels]},
             "message": self.message,
             "clearing": self.clearing,
             "view": self.public(),
         }
+
+
+def _menu_json(menu: Menu) -> dict:
+    return {"game": menu.game, "options": dict(menu.options), "cursor": menu.cursor}
+
+
+def _menu_from_json(data: dict, layout: Layout) -> Menu:
+    game = GAMES.get(data["game"])
+    if game is None:
+        raise _Unfit(f"unknown game {data['game']!r}")
+    return Menu(game.name, _options(game, data["options"]), int(data["cursor"]))
+
+
+def _options(game: Game, given: dict) -> dict:
+    """The game's options: its defaults, overridden by `given`, each checked against its choices."""
+    options = game.info.defaults()
+    for name, value in given.items():
+        option = next((o for o in game.info.options if o.name == name), None)
+        if option is None or value not in option.choices:
+            raise _Unfit(f"{game.name} has no option {name}={value!r}")
+        options[name] = value
+    return options
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, KeyError):
+        return f"missing field {error.args[0]!r}"
+    return str(error)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from table.assets import deck_data
+from table.games import GAMES
 from table.hardware.build import ChipPad, emulated, simulated
 from table.hardware.lights import press
 from table.hardware.simulated import Noise
@@ -23,10 +24,10 @@ class SimulatedTable:
     """
 
     def __init__(self, layout: Layout, journal: Journal | None = None, registry: TagRegistry | None = None,
-                 game: str = "feira-torio", noise: Noise = Noise(), seed: int = 0, emulate: bool = False) -> None:
-        self.game = game
+                 game: str | None = None, noise: Noise = Noise(), seed: int = 0, emulate: bool = False) -> None:
         self.registry = registry or TagRegistry()
-        enrol_simulated(self.registry, game, [c["id"] for c in deck_data(game)["cards"]])
+        for deck in dict.fromkeys(g.info.deck for g in GAMES.values()):   # every game's cards are tagged
+            enrol_simulated(self.registry, deck, self.cards(deck))
         hardware = emulated(layout) if emulate else simulated(layout, noise, seed)
         self.table = Table(layout, hardware, self.registry, journal or Journal(), game)
         chips = self.table.hardware.chips
@@ -42,9 +43,19 @@ class SimulatedTable:
         """Pad -> UID of every card the table has seen settle on a pad."""
         return self.table.session.occupied
 
+    @staticmethod
+    def cards(deck: str) -> list[str]:
+        """The card ids of a deck."""
+        return [c["id"] for c in deck_data(deck)["cards"]]
+
+    @property
+    def deck(self) -> str:
+        """The deck of the game in play, or of the game chosen in the lobby."""
+        return (self.session.game or GAMES[self.session.menu.game]).info.deck
+
     def uid(self, card: str) -> str:
-        """The tag UID of a card of this table's game (or 'staff-1' for the staff card)."""
-        tag = Tag("staff", None, card) if card.startswith("staff") else Tag("card", self.game, card)
+        """The tag UID of a card of the current game's deck (or 'staff-1' for the staff card)."""
+        tag = Tag("staff", None, card) if card.startswith("staff") else Tag("card", self.deck, card)
         return self.registry.uid_of(tag)
 
     def put(self, pad: str, card: str) -> None:

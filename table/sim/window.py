@@ -16,19 +16,20 @@ from typing import Callable
 
 import pygame
 
+from table.games import GAMES
 from table.layout import Layout, load_layout
 from table.screen import Screen, Translator, draw
 from table.screen.display import run_display
-from table.screen.pager import Pager
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEXT
-from table.sim.feira_torio_players import CannotDo, FeiraTorioPlayers
+from table.screen.pager import Pager
 from table.sim.simulated_table import SimulatedTable
+from table.sim.world import CannotDo
 from table.storage.journal import Journal
 
 SIZE = (1600, 900)                     # the window's own drawing surface, scaled to fit the display
 GAME = pygame.Rect(0, 0, 1120, 630)    # where the table's screen (1280x720) is shown
 PANEL_X = GAME.right + 8               # the seats and the keyboard help, right of the screen
-ROW_H = 80                             # one seat in the panel
+ROW_H = 80                             # one seat in the panel (less when 7 or 8 seats must fit)
 CARD = (134, 170)                      # a card of the selected seat's hand
 CONTROLS_X = 660                       # the pile and table controls, below the screen
 
@@ -48,16 +49,16 @@ class SimWindow:
     """
 
     def __init__(self, layout: Layout, journal: Journal, lang: str = "fr", seed: int | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.sim = SimulatedTable(layout, journal)
-        self.bots = FeiraTorioPlayers(self.sim, [s.number for s in layout.seats], random.Random(seed))
-        self.world = self.bots.world
+                 clock: Callable[[], float] = time.monotonic, game: str | None = None) -> None:
+        self.sim = SimulatedTable(layout, journal, game=game)
+        self.rng = random.Random(seed)
+        self.bots = None
+        self._follow_game()
         self.screen = Screen(lang)
-        self.t = Translator(lang)
+        self.common = Translator(lang)
         self.canvas = pygame.Surface(SIZE)
         self.seat = 1
         self.cursor = 0
-        self.note = self.world.note
         self.running = True
         self.pager = Pager(self.screen, clock)
         self.leds: dict[int, tuple[tuple[int, int], tuple[int, int, int], str]] = {}   # seat -> centre, colour, state
@@ -94,11 +95,11 @@ class SimWindow:
             self.note = "sim_no_card"
             return
         self.cursor = min(self.cursor if index is None else index, len(self.hand) - 1)
-        self._do(self.world.bid, self.seat, self.hand[self.cursor])
+        self._do(self.world.lay, self.seat, self.hand[self.cursor])
         self.move(0)
 
     def lot(self) -> None:
-        self._do(self.world.turn_up_lot)
+        self._do(self.world.show)
 
     def pick_up(self) -> None:
         self._do(self.world.pick_up)
@@ -113,12 +114,36 @@ class SimWindow:
     def hand(self) -> list[str]:
         return self.world.hands.get(self.seat, [])
 
+    @property
+    def game(self) -> str:
+        """The game in play, or chosen in the lobby."""
+        session = self.sim.session
+        return (session.game or GAMES[session.menu.game]).name
+
+    @property
+    def t(self) -> Translator:
+        return self.common.game(self.game)
+
+    @property
+    def faces(self):
+        return self.screen.faces(self.game)
+
+    def _follow_game(self) -> None:
+        """The bots and physical world of the game now chosen (a new lobby choice brings its own)."""
+        if self.bots is None or self.bots.game != self.game:
+            self.bots = GAMES[self.game].bots.Players(self.sim, [s.number for s in self.sim.table.layout.seats],
+                                                      self.rng)
+            self.bots.game = self.game
+            self.world = self.bots.world
+            self.note = self.world.note
+
     def _do(self, act: Callable, *args) -> None:
         self.note = None
         try:
             act(*args)
         except CannotDo as why:
             self.note = why.args[0]
+        self._follow_game()
 
     # ------------------------------------------------------------ events
 
@@ -151,6 +176,11 @@ class SimWindow:
 
     # ------------------------------------------------------------ drawing
 
+    @property
+    def row_h(self) -> int:
+        """The height of a seat's row in the panel: ROW_H, or less so that every seat and the keys fit."""
+        return min(ROW_H, (SIZE[1] - 44 - 8 - 44 - len(HELP) * 24) // len(self.sim.table.layout.seats) - 6)
+
     def frame(self) -> pygame.Surface:
         """Draw the whole window (its 1600x900 surface) as it is now."""
         self.controls = {}
@@ -177,7 +207,7 @@ class SimWindow:
         draw.text(surf, t("sim_title"), 34, GOLD, "midleft", (PANEL_X + 6, 22))
         for i, spec in enumerate(self.sim.table.layout.seats):
             seat = spec.number
-            row = pygame.Rect(PANEL_X, 44 + i * (ROW_H + 6), SIZE[0] - PANEL_X - 8, ROW_H)
+            row = pygame.Rect(PANEL_X, 44 + i * (self.row_h + 6), SIZE[0] - PANEL_X - 8, self.row_h)
             chosen = seat == self.seat
             pygame.draw.rect(surf, PANEL_HI if chosen else PANEL, row, border_radius=10)
             if chosen:
@@ -191,7 +221,9 @@ class SimWindow:
             pygame.draw.circle(surf, colour, led, 14)
             pygame.draw.circle(surf, MUTED, led, 15, 2)
             self.leds[seat] = (led, colour, state)
-            draw.text(surf, t(f"sim_light_{state}"), 26, TEXT, "midleft", (row.x + 104, led[1]), width=150)
+            in_lobby = self.sim.session.state is None and state == "locked"
+            draw.text(surf, t("joined" if in_lobby else f"sim_light_{state}"), 26, TEXT, "midleft",
+                      (row.x + 104, led[1]), width=150)
             for button, rect in (("next", pygame.Rect(row.right - 186, row.y + 8, 112, 34)),
                                  ("ok", pygame.Rect(row.right - 66, row.y + 8, 58, 34))):
                 self._button(f"{button}{seat}", rect, t(f"sim_{button}"), lambda s=seat, b=button: self.press(b, s),
@@ -206,7 +238,7 @@ class SimWindow:
 
     def _draw_help(self) -> None:
         t, surf = self.t, self.canvas
-        top = 44 + len(self.sim.table.layout.seats) * (ROW_H + 6) + 8
+        top = 44 + len(self.sim.table.layout.seats) * (self.row_h + 6) + 8
         draw.text(surf, t("sim_keys"), 30, GOLD, "topleft", (PANEL_X + 6, top))
         step = min(32, (SIZE[1] - top - 44) // len(HELP))
         for i, (keys, what) in enumerate(HELP):
@@ -229,7 +261,7 @@ class SimWindow:
         w, h = CARD
         for i, card in enumerate(self.hand):
             rect = pygame.Rect(16 + i * (w + 14), top + 36, w, h)
-            draw.card(surf, rect, self.screen.faces[card])
+            self.faces.draw(surf, rect, card)
             if i == self.cursor:
                 draw.frame(surf, rect.inflate(8, 8), GOLD, 4)
             self.controls[f"card{i}"] = (rect, lambda i=i: self.place(i))
@@ -258,9 +290,9 @@ class SimWindow:
         self.controls[name] = (rect, action)
 
     def _chips(self, cards: list[str], x: int, cy: int, h: int) -> None:
-        w = draw.chip_width(h)
+        w = self.faces.chip_width(h)
         for i, card in enumerate(cards):
-            draw.chip(self.canvas, pygame.Rect(x + i * (w + 6), cy - h // 2, w, h), self.screen.faces[card])
+            self.faces.draw(self.canvas, pygame.Rect(x + i * (w + 6), cy - h // 2, w, h), card, "chip")
 
 
 def run_window(args: Namespace) -> int:
@@ -268,9 +300,9 @@ def run_window(args: Namespace) -> int:
     args.journal.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal(args.journal)
     pygame.font.init()
-    window = SimWindow(load_layout(args.layout), journal, args.lang)
+    window = SimWindow(load_layout(args.layout), journal, args.lang, game=args.game)
     try:
-        run_display(window, SIZE, f"{window.t('game_name')} · {window.t('sim_title')}", args.fullscreen, args.frames)
+        run_display(window, SIZE, f"cardtable · {window.t('sim_title')}", args.fullscreen, args.frames)
     finally:
         window.close()
         journal.close()

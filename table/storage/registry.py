@@ -22,7 +22,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS tags (
     uid  TEXT PRIMARY KEY,              -- the tag's UID, upper-case hex (4, 7 or 10 bytes)
     kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
-    deck TEXT,                          -- for kind 'card': the deck (game) name
+    deck TEXT,                          -- for kind 'card': the deck name (assets/decks)
     card TEXT,                          -- for kind 'card': the card id in that deck; for 'staff': its name
     UNIQUE (deck, card)
 );

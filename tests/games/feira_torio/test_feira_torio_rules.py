@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from table.assets import deck_data
-from table.games.feira_torio import (
+from table.games.feira_torio.rules import (
     Bid, Deck, MarkFirst, PlaceLot, PointFirst, apply, check, legal_actions, need, new_game, observe, score,
 )
 
@@ -212,7 +212,7 @@ def test_first_bid_to_first_winless_player_clockwise_from_dealers_left_dealer_la
     # Winless: 1 and 2. Dealer 1: 2 comes first from the dealer's left (dealer 1 last);
     # dealer 2: 3, 0, then 1 before the dealer.
     bids = {0: take(1, 2, 1, 5), 1: take(1, 2, 2, 1), 2: take(2, 3, 2, 2), 3: take(2, 3, 5, 3)}
-    state = play_round(new_game(DECK, 4, dealer=dealer), lots, 0, bids)
+    state = play_round(new_game(DECK, 4, dealer), lots, 0, bids)
     assert [r.winner for r in state.reveal] == [None, None, 3, 0]
     assert state.first_bid == first_bid
 

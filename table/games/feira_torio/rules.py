@@ -1,7 +1,7 @@
 """Feira Torio: a hidden simultaneous auction for 3 to 6 players.
 
 The rules are ../shared/rules/feira-torio.fr.md as settled by RULINGS F1-F10;
-docs/games/feira-torio.md records the table's own readings. The engine sees
+its README records the table's own readings. The engine sees
 what the table sees: the 2-of-6 discard is physical (F10), so in the first
 round of a hand it does not know the hands and accepts any card not yet seen;
 from round 2 every hand is known (all cards were face up after the reveal).
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Iterable, Mapping
 
-from table.games.base import ButtonPress, CardOnPad, Need, Refusal
+from table.games.contract import GameInfo, Need, PadNeeds, Refusal
 
 NAME = "feira-torio"
 MIN_PLAYERS = 3
@@ -25,6 +25,10 @@ ROUNDS = 4
 TARGET = 50
 BONUS = 5
 CATEGORIES = ("taureau", "vache", "abri", "fourrage")
+
+# One pad per seat or one per bid slot (4), one centre pad or one per lot (4); Next and OK for the First Bid card.
+INFO = GameInfo(NAME, deck="feira-torio", players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+                pads=PadNeeds(seat_pads=(1, LOTS), centre_pads=(1, LOTS), buttons=("next", "ok")))
 
 
 # ---------------------------------------------------------------- data
@@ -78,6 +82,9 @@ class Deck:
         return frozenset(c.id for c in self.cards.values() if c.players <= players)
 
 
+make_deck = Deck.from_data
+
+
 @dataclass(frozen=True, slots=True)
 class PlaceLot:
     """Chance: the dealer turns up `card` as the lot at `position`."""
@@ -112,6 +119,7 @@ class Bid:
 
 
 Action = PlaceLot | PointFirst | MarkFirst | Bid
+ACTIONS = (PlaceLot, PointFirst, MarkFirst, Bid)
 
 # The First Bid holder's choices, made once: (MarkFirst, PointFirst) actions by holder and lot.
 _FIRST_ACTIONS = tuple(
@@ -180,8 +188,9 @@ def _evolve(state: State, **changes: Any) -> State:
 
 # ---------------------------------------------------------------- setup
 
-def new_game(deck: Deck, players: int, dealer: int = 0) -> State:
-    """A new game: the first hand, round 1, waiting for the dealer's lots."""
+def new_game(deck: Deck, players: int, first: int = 0, options: Mapping[str, Any] | None = None) -> State:
+    """A new game: the first hand, round 1, waiting for the lots of the dealer (`first`, the starting seat)."""
+    dealer = first
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Feira Torio is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     if not 0 <= dealer < players:
@@ -228,7 +237,7 @@ def unseen(state: State) -> frozenset[str]:
 
 def need(state: State) -> Need:
     if state.phase == "lots":
-        return Need(chance=True, outcomes=tuple(sorted(unseen(state))))
+        return Need(chance=True, outcomes=tuple(sorted(unseen(state))), by=state.dealer)
     if state.phase == "first":
         return Need(players=(state.first_bid,))
     if state.phase == "bidding":
@@ -445,6 +454,7 @@ def observe(state: State, player: int | None) -> dict:
         "first_bid": state.first_bid,
         "totals": list(state.totals),
         "holdings": [sorted(h) if h is not None else None for h in state.hands],
+        "discards": sorted(state.discard),
         "centre": {
             "lots": list(state.lots),
             "pointer": state.pointer if state.phase == "first" else None,
@@ -473,61 +483,3 @@ def _result_view(r: LotResult) -> dict:
 
 def _score_view(s: HandScore) -> dict:
     return {"player": s.player, "kept": list(s.kept), "factors": list(s.factors), "bonus": s.bonus, "score": s.score}
-
-
-# ---------------------------------------------------------------- the table
-
-def interpret(state: State, act: CardOnPad | ButtonPress) -> Action | Refusal | None:
-    """Turn a physical act at the table into an action (still to be checked), or None for no act.
-
-    A card on a centre pad is a lot: on that lot's pad, or the next empty lot
-    clockwise from the top when the centre has a single pad. A card on a seat
-    pad is a bid: on that slot, or the seat's next open slot in resolution
-    order when the seat has a single pad. A card the game already has there
-    (a lot read again, a seat's own bid read again) is no act: a reader
-    losing a card for a moment must not blink red. The First Bid holder's
-    "next" button moves the First Bid card round the cross, "ok" settles it.
-    """
-    match act:
-        case CardOnPad(card, None, _) if card in state.lots:
-            return None
-        case CardOnPad(card, player, _) if player is not None and card in state.bids[player]:
-            return None
-        case CardOnPad(card, None, slot):
-            if state.phase != "lots":
-                return Refusal.of("not_now_lot")
-            position = slot if slot is not None else state.lots.index(None)
-            return PlaceLot(position, card)
-        case CardOnPad(card, player, slot):
-            if state.phase != "bidding":
-                return Refusal.of("not_now_bid", player=player)
-            if slot is None:
-                row = state.bids[player]
-                open_slots = [p for p in resolution_order(state.first) if row[p] is None]
-                if not open_slots:
-                    return Refusal.of("slot_locked", player=player)
-                slot = open_slots[0]
-            return Bid(player, slot, card)
-        case ButtonPress(player, button):
-            if state.phase != "first" or player != state.first_bid:
-                return Refusal.of("not_your_turn", player=player)
-            if button == "next":
-                return PointFirst(player, (state.pointer + 1) % LOTS)
-            return MarkFirst(player, state.pointer)
-    return Refusal.of("unknown_action")
-
-
-def clear_table_first(state: State) -> bool:
-    """Whether the last round's cards may still lie on the pads: true from a reveal until the next lot."""
-    return state.phase == "lots" and bool(state.reveal) and not any(state.lots)
-
-
-def to_json(action: Action) -> dict:
-    """An action as plain JSON data (for the journal)."""
-    return {"type": type(action).__name__, **{f: getattr(action, f) for f in action.__slots__}}
-
-
-def from_json(data: Mapping[str, Any]) -> Action:
-    kinds = {k.__name__: k for k in (PlaceLot, PointFirst, MarkFirst, Bid)}
-    fields = dict(data)
-    return kinds[fields.pop("type")](**fields)

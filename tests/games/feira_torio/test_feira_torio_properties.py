@@ -9,7 +9,7 @@ from math import prod
 from hypothesis import given, settings, strategies as st
 
 from table.assets import deck_data
-from table.games.feira_torio import (
+from table.games.feira_torio.rules import (
     CATEGORIES, ROUNDS, Bid, Deck, MarkFirst, apply, check, legal_actions, need, new_game, observe, replay, score,
     unseen,
 )
@@ -32,7 +32,7 @@ class Game:
     @classmethod
     def play(cls, players: int, seed: int) -> "Game":
         rng = random.Random(seed)
-        state = new_game(DECK, players, dealer=rng.randrange(players))
+        state = new_game(DECK, players, rng.randrange(players))
         game = cls(rng, [], [state])
         while not need(state).done:
             action = rng.choice(legal_actions(state))

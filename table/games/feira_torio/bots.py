@@ -1,62 +1,26 @@
-"""The physical side of a simulated Feira Torio table, and seeded random players who act on it.
+"""Feira Torio on a simulated table: its physical world, and seeded random players who act on it.
 
-`FeiraTorioWorld` is what lies on and around the table: the deck, each
-seat's hand, the pile and the cards on the table. Its step methods are the
-physical acts (join, press a button, turn up a lot, lay a bid, pick up);
-the bots below and the simulated table's window both play through them.
-
-The dealer shuffles and deals 6 cards at the start of each hand and everyone
-discards 2 unseen (at random here), the dealer turns up 4 lots on the centre
-pads, the First Bid holder points the First Bid card with the seat buttons,
-and everyone lays their 4 bids on their pads. After each reveal everyone
-picks up what the public view says they now hold.
+`World` is what lies on and around the table: the deck, each seat's hand,
+the pile and the cards on the table. The dealer shuffles and deals 6 cards at
+the start of each hand and everyone discards 2 unseen (at random here), the
+dealer turns up 4 lots on the centre pads (`show`), the First Bid holder
+points the First Bid card with the seat buttons, and everyone lays their 4
+bids on their pads (`lay`). After each reveal everyone picks up what the
+public view says they now hold.
 """
 from __future__ import annotations
 
 import random
 from typing import Callable
 
-from table.events import Accepted, Refused
-from table.games.feira_torio import LOTS, observe, resolution_order, unseen
+from table.games.feira_torio.rules import LOTS, observe, resolution_order, unseen
+from table.sim import world
 from table.sim.simulated_table import SimulatedTable
+from table.sim.world import CannotDo
 
-JOIN_CARD = "TA01"   # any card will do to join
-STAFF_CARD = "staff-1"
-
-
-class CannotDo(Exception):
-    """A physical act that cannot be done now; the argument is an i18n key saying why (for the operator)."""
-
-
-class FeiraTorioWorld:
-    """The cards of a simulated table: hands by seat, the pile, the cards on the table, and the acts on them.
-
-    Acts return whether the table accepted them, and raise `CannotDo` when
-    they cannot be done at all. When a game starts the dealer deals; when
-    the table goes back to the lobby everyone hands the cards back. Built on
-    a session resumed from its journal, it rebuilds what it can (see `note`).
-    """
-
-    def __init__(self, sim: SimulatedTable, rng: random.Random) -> None:
-        self.sim = sim
-        self.rng = rng
-        self.layout = sim.table.layout
-        self.hands: dict[int, list[str]] = {}   # seat -> cards in hand
-        self.pile: list[str] = []               # face down; the top is the end
-        self.table: list[str] = []              # lots and bids lying on the table
-        self.note: str | None = None            # an i18n key for the operator, after a resume
-        self._answer: Accepted | Refused | None = None
-        sim.table.bus.subscribe(Accepted, self._heard)
-        sim.table.bus.subscribe(Refused, self._heard)
-        if self.session.state is not None:
-            self._resume()
-
-    @property
-    def session(self):
-        return self.sim.session
-
-    def pads(self, seat: int) -> tuple[str, ...]:
-        return self.layout.seats[seat - 1].pads
+class World(world.World):
+    """The cards of a simulated Feira Torio table. Built on a session resumed from its journal, it
+    rebuilds what it can (see `note`)."""
 
     @property
     def round_over(self) -> bool:
@@ -64,24 +28,7 @@ class FeiraTorioWorld:
         state = self.session.state
         return bool(self.table) and state is not None and not any(state.lots) and not any(map(any, state.bids))
 
-    # ------------------------------------------------------------ acts
-
-    def join(self, seat: int) -> bool:
-        """The seat taps a card on its pad: to join, in the lobby."""
-        if self.session.state is not None:
-            raise CannotDo("sim_join_in_lobby")
-        return self._act(lambda: self.sim.tap(self.pads(seat)[0], JOIN_CARD))
-
-    def press(self, seat: int, button: str) -> bool:
-        """The seat presses its "next" or "ok" button."""
-        return self._act(lambda: self.sim.press(seat, button))
-
-    def staff(self) -> bool:
-        """Staff tap the staff card on a free pad, the centre first: starts a game, or ends a finished one."""
-        pad = next(p for p in self.layout.centre + self.layout.pads if self.sim.pads[p].card is None)
-        return self._act(lambda: self.sim.tap(pad, STAFF_CARD))
-
-    def turn_up_lot(self) -> bool:
+    def show(self) -> bool:
         """The dealer turns up the top card of the pile as the next lot; a refused card goes back on the pile."""
         centre, state = self.layout.centre, self.session.state
         if self.round_over:
@@ -95,7 +42,7 @@ class FeiraTorioWorld:
             raise CannotDo("sim_no_free_pad")
         return self._lay(self.pile.pop(), free[0], self.pile)
 
-    def bid(self, seat: int, card: str) -> bool:
+    def lay(self, seat: int, card: str) -> bool:
         """The seat lays `card` from its hand as its next bid, in resolution order; refused, back to the hand."""
         pads, state = self.pads(seat), self.session.state
         if self.round_over:
@@ -142,40 +89,6 @@ class FeiraTorioWorld:
         self.pile = cards[6 * n:] + discards
         self.rng.shuffle(self.pile)
 
-    def _gather(self, deal: bool) -> None:
-        """Everyone hands every card back (off the pads too); then the dealer deals if asked."""
-        if any(reader.card for reader in self.sim.pads.values()):
-            self.sim.clear()
-        self.hands, self.pile, self.table = {}, [], []
-        if deal:
-            self._deal()
-
-    def _lay(self, card: str, pad: str, back: list[str]) -> bool:
-        """Lay `card` on `pad` (tapped on a single pad, else left there); on the table if accepted, else `back`."""
-        tapped = self.layout.pad_place(pad)[1] is None
-        accepted = self._act(lambda: self.sim.tap(pad, card) if tapped else self.sim.put(pad, card))
-        if accepted:
-            self.table.append(card)
-        else:
-            if not tapped:
-                self.sim.lift(pad)
-            back.append(card)
-        return accepted
-
-    def _act(self, act: Callable[[], None]) -> bool:
-        """Do a physical act; whether the table accepted it. A game that starts is dealt, one that ends handed back."""
-        self._answer = None
-        act()
-        answer = self._answer
-        if isinstance(answer, Accepted) and answer.what in ("start", "lobby"):
-            self._gather(deal=answer.what == "start")
-        return isinstance(answer, Accepted)
-
-    def _heard(self, event: Accepted | Refused) -> None:
-        """The table's first answer to the act under way."""
-        if self._answer is None:
-            self._answer = event
-
     def _resume(self) -> None:
         """Rebuild the cards from a session resumed from its journal.
 
@@ -198,14 +111,14 @@ class FeiraTorioWorld:
         self.pile = pool
 
 
-class FeiraTorioPlayers:
+class Players:
     """Seeded random players sitting at `seats` of a simulated table; they act through its `world`."""
 
     def __init__(self, sim: SimulatedTable, seats: list[int], rng: random.Random) -> None:
         self.sim = sim
         self.seats = sorted(seats)
         self.rng = rng
-        self.world = FeiraTorioWorld(sim, rng)
+        self.world = World(sim, rng)
 
     def join_and_start(self) -> None:
         """Every seat taps a card on its pad to join; the first seat presses OK and deals first."""
@@ -229,7 +142,7 @@ class FeiraTorioPlayers:
         session, world = self.sim.session, self.world
         if session.state is None:
             free = [s for s in self.seats if s not in session.joined]
-            if len(session.joined) < session.rules.MIN_PLAYERS and free:
+            if len(session.joined) < session.game.info.players.start and free:
                 world.join(free[0])
             elif session.joined:
                 world.press(session.joined[0], "ok")
@@ -245,7 +158,7 @@ class FeiraTorioPlayers:
     def lay_lots(self) -> None:
         """The dealer turns up the missing lots."""
         state = self.sim.session.state
-        while state.phase == "lots" and self.world.turn_up_lot():
+        while state.phase == "lots" and self.world.show():
             state = self.sim.session.state
 
     def choose_first(self) -> None:
@@ -274,4 +187,4 @@ class FeiraTorioPlayers:
             card = queues[player].pop(0)
             if not queues[player]:
                 del queues[player]
-            self.world.bid(session.players[player], card)
+            self.world.lay(session.players[player], card)

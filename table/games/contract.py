@@ -1,0 +1,227 @@
+"""The contract between the table and its games, and the physical acts a table reports.
+
+A game is one package under table/games/ that registers one `Game` record
+(table/games/__init__.py lists them). Its rules are a module of pure functions:
+plain immutable data in, plain immutable data out; no I/O, clock, threads or
+global random. The rules say what they need next (`Need`), refuse illegal
+actions with a `Refusal`, and show each seat only what that seat may know
+(`observe`). Shared layers (session, screen, simulation, bench, CLI) reach a
+game only through its `Game` record.
+
+Rules module (e.g. table/games/feira_torio/rules.py):
+
+    ACTIONS: tuple[type, ...]            the action dataclasses (frozen, slots; fields are str, int, bool,
+                                         None or tuples of them); kit.codec writes and reads them as JSON
+    make_deck(data) -> deck              the deck the game plays with, from the parsed deck file
+    new_game(deck, players, first, options) -> state
+                                         `first` is the player index of the seat that started the game
+                                         (dealer, first player, youngest: the game's README says which);
+                                         `options` holds every option of GameInfo.options by name
+    need(state) -> Need
+    check(state, action) -> Refusal | None
+    legal_actions(state) -> list         every legal action now, of every player listed by need, or every
+                                         chance outcome
+    apply(state, action) -> state        trusts its input: call check first
+    observe(state, player | None) -> dict
+                                         None: the public view, the only thing the screen, logs and
+                                         `replay --json` see. It always has "phase" (str), "players" (int),
+                                         "totals" (list of int, one per player) and "winners" (list of
+                                         player indices; empty until the game is over)
+
+Acts module (physical acts <-> actions, both ways):
+
+    interpret(state, act) -> action | Refusal | None   None: no act (e.g. a card read again in its role)
+    acts_for(state, action, shape) -> tuple[act, ...]  the physical acts that `interpret` turns into action
+    must_clear(state) -> bool                         the table gate: the last resolution's cards may
+                                                      still lie on the pads, act on nothing until all are gone
+    prompt(state) -> Prompt | None                    a public choice for one seat, made with its buttons
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from types import ModuleType
+from typing import Any, Protocol
+
+
+# ---------------------------------------------------------------- what a game needs next
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What the game waits for next.
+
+    - turn: `players` must each act, in public (usually one seat);
+    - sealed: `simultaneous` is true; every listed player commits in secret and the
+      result does not depend on the order the commits arrive in (bids, registration);
+    - any of: `any_of` is true; any one of `players` may act, the first valid act is taken;
+    - chance: `chance` is true; the next action is a chance outcome (a card shown), one
+      of `outcomes` (empty: any card the rules accept). `by` is the player who shows it,
+      None when anyone may. With `table_draw` no card carries the outcome (a first player
+      drawn at random): the table draws it itself and journals it like any action.
+    A finished game needs nothing (`done`).
+    """
+
+    players: tuple[int, ...] = ()
+    chance: bool = False
+    outcomes: tuple[str, ...] = ()
+    simultaneous: bool = False
+    any_of: bool = False
+    by: int | None = None
+    table_draw: bool = False
+
+    @property
+    def done(self) -> bool:
+        return not self.players and not self.chance
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an input was refused: a message key and its parameters, for translation."""
+
+    key: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, **params: Any) -> "Refusal":
+        return cls(key, tuple(sorted(params.items())))
+
+    @property
+    def args(self) -> dict[str, Any]:
+        return dict(self.params)
+
+
+# ---------------------------------------------------------------- physical acts
+
+@dataclass(frozen=True, slots=True)
+class CardOnPad:
+    """A known card arrived on a pad: a player's pad, or a centre pad when `player` is None.
+
+    `slot` is the pad's place when its seat (or the centre) has one pad per
+    slot, and None when it has a single pad.
+    """
+
+    card: str
+    player: int | None = None
+    slot: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPress:
+    """A seat's button was pressed: `button` is "next", "ok" or "back"."""
+
+    player: int
+    button: str
+
+
+Act = CardOnPad | ButtonPress
+
+
+@dataclass(frozen=True, slots=True)
+class PadShape:
+    """How many pads each seat and the centre have (1: a single pad, acts carry slot None)."""
+
+    seat: int = 1
+    centre: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A public choice for one seat, made with its buttons: Next (and Back) move a cursor over `options`,
+    OK takes the option under it. Each option is a legal action; `labels` are (text key, params) for the
+    screen, one per option; the cursor starts at `start`."""
+
+    player: int
+    options: tuple[Any, ...]
+    labels: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    start: int = 0
+
+
+# ---------------------------------------------------------------- what a game declares
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game option (RULINGS: a named option with a default); the lobby cycles through `choices`.
+
+    Texts: `option_NAME` names it, `option_NAME_VALUE` names a value (in the game's text namespace).
+    """
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PadNeeds:
+    """What a game needs of the table's layout. `seat_pads` / `centre_pads`: the pad counts it can play
+    with (None: any count, at least one); `buttons`: the seat buttons it needs."""
+
+    seat_pads: tuple[int, ...] | None = None
+    centre_pads: tuple[int, ...] | None = None
+    buttons: tuple[str, ...] = ("ok",)
+
+    def refusal(self, seat_pads: set[int], centre_pads: int, buttons: set[str]) -> tuple[str, dict] | None:
+        """Why a layout cannot play this game (a text key and its parameters), or None."""
+        if self.seat_pads is not None and not seat_pads <= set(self.seat_pads):
+            return "needs_seat_pads", {"pads": " / ".join(map(str, self.seat_pads))}
+        if self.centre_pads is not None and centre_pads not in self.centre_pads:
+            return "needs_centre_pads", {"pads": " / ".join(map(str, self.centre_pads))}
+        if centre_pads < 1:
+            return "needs_centre_pads", {"pads": "1+"}
+        missing = [b for b in self.buttons if b not in buttons]
+        if missing:
+            return "needs_buttons", {"buttons": ", ".join(missing)}
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Who a game is: its name (journal, CLI, text namespace), its deck, player counts, options, needs."""
+
+    name: str
+    deck: str
+    players: range
+    options: tuple[Option, ...] = ()
+    pads: PadNeeds = field(default_factory=PadNeeds)
+
+    def defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+
+class Faces(Protocol):
+    """How a deck's cards look: `name(card, t)` in words and `draw(surf, rect, card, style)` as a picture."""
+
+    def name(self, card: str, t: Any) -> str: ...
+    def draw(self, surf: Any, rect: Any, card: str, style: str = "card") -> None: ...
+
+
+@dataclass(frozen=True)
+class Game:
+    """One registered game: everything the shared layers may know of it.
+
+    `rules` and `acts` are its pure modules. Its screen page (`page`: pages(table)
+    and draw(canvas, page, step)), card faces (`faces`: a Faces class built from
+    the deck data and a language) and bots (`bots`) are the package's modules of
+    those names, imported when first asked for: the session and the engines never
+    load the screen.
+    """
+
+    info: GameInfo
+    rules: ModuleType
+    acts: ModuleType
+    package: str
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def page(self) -> ModuleType:
+        return import_module(f"{self.package}.page")
+
+    @property
+    def faces(self) -> type:
+        return import_module(f"{self.package}.faces").Faces
+
+    @property
+    def bots(self) -> ModuleType:
+        return import_module(f"{self.package}.bots")

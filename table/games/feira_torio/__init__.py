@@ -1,0 +1,5 @@
+"""Feira Torio: a hidden simultaneous auction for 3 to 6 players (rules, acts, page, faces, bots, README)."""
+from table.games.contract import Game
+from table.games.feira_torio import acts, rules
+
+GAME = Game(rules.INFO, rules, acts, __name__)

@@ -1,0 +1,286 @@
+"""Feira Torio's screen pages, drawn only from the public view: the table, the reveal lot by lot,
+what each seat takes, the scores of a hand. The lobby, banners and the game-over page are the
+shared screen's (table/screen/screen.py)."""
+from __future__ import annotations
+
+import pygame
+
+from table.games.feira_torio.rules import BONUS, LOTS, TARGET
+from table.screen import draw
+from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+
+CROSS = (360, 372)   # centre of the cross of lots on the table page
+LOT = (150, 190)     # size of a lot card on the table page
+
+
+def pages(table: dict) -> list[tuple[str, int | None]]:
+    """The pages to show for this table view, in order; the last one stays on screen.
+
+    After a reveal: each lot's result, what everyone takes, the hand's scores
+    when it ended one, the game-over page at the end; once the table is clear
+    again, the table page with the dealer's prompt.
+    """
+    view = table["view"]
+    over = view["phase"] == "over"
+    fresh = view["phase"] == "lots" and not any(view["centre"]["lots"]) and bool(view["reveal"])
+    if not (over or fresh):
+        return [("table", None)]
+    shown: list[tuple[str, int | None]] = [("reveal", k) for k in range(len(view["reveal"]))]
+    shown.append(("take", None))
+    if over or (view["round"] == 1 and view["hand"] > 1 and view["scores"]):
+        shown.append(("scores", None))
+    if over:
+        shown.append(("over", None))
+    elif not table.get("clearing"):
+        shown.append(("table", None))
+    return shown
+
+
+def draw_page(c: Canvas, page: str, step: int | None) -> None:
+    """Draw one of this game's pages."""
+    {"table": _table, "take": _take, "scores": _scores}[page](c) if page != "reveal" else _reveal(c, step or 0)
+
+
+def subtitle(c: Canvas) -> str:
+    """The game-over page's line under the title: the target."""
+    return c.t("target", target=TARGET)
+
+
+def _round_header(c: Canvas, title: str, hand: int, rnd: int) -> None:
+    c.header(title, c.t("hand_round", hand=hand, round=rnd), c.t("target", target=TARGET))
+
+
+def revealed_round(view: dict) -> tuple[int, int]:
+    """(hand, round) of the round whose reveal the view holds."""
+    if view["phase"] == "over":
+        return view["hand"], 4
+    if view["round"] == 1:
+        return view["hand"] - 1, 4
+    return view["hand"], view["round"] - 1
+
+
+
+def take_back(view: dict) -> list[dict[str, list[str]]]:
+    """Per player, after the reveal: lots to take, winning bids to discard, other bids to take back."""
+    moves = [{"take": [], "discard": [], "back": []} for _ in range(view["players"])]
+    for result in view["reveal"]:
+        for player, bid in result["bids"]:
+            if player == result["winner"]:
+                moves[player]["take"].append(result["lot"])
+                moves[player]["discard"].append(bid)
+            else:
+                moves[player]["back"].append(bid)
+        for player, cards in result["withdrawn"]:
+            moves[player]["back"].extend(cards)
+    return moves
+
+
+
+def formula(score: dict) -> str:
+    """A hand's score spelled out: '4 × 3 × 2 × 1 + 5 = 29'."""
+    s = " × ".join(str(f) for f in score["factors"])
+    if score["bonus"]:
+        s += f" + {score['bonus']}"
+    return f"{s} = {score['score']}"
+
+
+
+
+# ------------------------------------------------------------ table
+
+
+def _lot_rects() -> list[pygame.Rect]:
+    (cx, cy), (w, h) = CROSS, LOT
+    dx, dy = w + 22, h - 12
+    return [pygame.Rect(0, 0, w, h).move(cx - w // 2 + x, cy - h // 2 + y)
+            for x, y in ((0, -dy), (dx, 0), (0, dy), (-dx, 0))]
+
+
+def _table(c: Canvas) -> None:
+    t, view, surf = c.t, c.view, c.surf
+    centre = view["centre"]
+    _round_header(c, t("game_name"), view["hand"], view["round"])
+    rects = _lot_rects()
+    for position, rect in enumerate(rects):
+        lot = centre["lots"][position]
+        if lot:
+            c.faces.draw(surf, rect, lot)
+        else:
+            draw.back(surf, rect, False)
+    aim = centre["pointer"] if centre["pointer"] is not None else centre["first"]
+    if aim is not None:
+        target = rects[aim]
+        end = {0: target.midbottom, 1: target.midleft, 2: target.midtop, 3: target.midright}[aim]
+        draw.arrow(surf, CROSS, end)
+        pygame.draw.circle(surf, GOLD, CROSS, 16)
+    for rank, position in enumerate(centre["order"] or ()):
+        rect = rects[position]
+        draw.badge(surf, (rect.x - 20, rect.y + 30), 26, rank + 1, GOLD)
+    _seat_panel(c, view)
+    c.prompt_bar(_prompt(c, view))
+
+
+def _prompt(c: Canvas, view: dict) -> str:
+    t = c.t
+    phase = view["phase"]
+    if phase == "lots":
+        return t("prompt_lots", seat=c.seat(view["dealer"]))
+    if phase == "first":
+        return t("prompt_first", seat=c.seat(view["first_bid"]))
+    if phase == "bidding":
+        return t("prompt_bid_single" if c.table["shape"]["seat"] == 1 else "prompt_bid_slots")
+    return ""
+
+
+def _seat_panel(c: Canvas, view: dict) -> None:
+    t, surf = c.t, c.surf
+    x0, x1 = 690, SIZE[0] - 16
+    order = view["centre"]["order"] or list(range(LOTS))
+    slot_w, slot_x = 34, x0 + 322
+    draw.text(surf, t("col_bids"), 28, MUTED, "midbottom", (slot_x + 2 * (slot_w + 8) - 4, HEADER + 38))
+    draw.text(surf, t("col_points"), 28, MUTED, "bottomright", (x1 - 14, HEADER + 38))
+    n = view["players"]
+    top, bottom = HEADER + 44, SIZE[1] - PROMPT - 6
+    h = min(110, (bottom - top) // n)
+    for p in range(n):
+        seat = c.seat(p)
+        row = pygame.Rect(x0, top + p * h, x1 - x0, h - 8)
+        pygame.draw.rect(surf, PANEL, row, border_radius=12)
+        r = min(30, row.h // 2 - 4)
+        draw.badge(surf, (row.x + 12 + r, row.centery), r, seat, c.light(seat))
+        name = draw.text(surf, t("seat", seat=seat), 44, TEXT, "bottomleft", (row.x + 24 + 2 * r, row.centery + 2))
+        x = name.x
+        for key, shown in (("dealer", view["dealer"] == p), ("first_bid", view["first_bid"] == p)):
+            if shown:
+                x = draw.tag(surf, t(key), 28, (x, row.centery + 6), INK, GOLD if key == "dealer" else TEXT).right + 8
+        committed = view["committed"][p]
+        slots_h = min(46, row.h - 40)
+        for i, position in enumerate(order):
+            draw.back(surf, pygame.Rect(slot_x + i * (slot_w + 8), row.y + 6, slot_w, slots_h), committed[position])
+        if all(committed):
+            draw.text(surf, t("locked"), 34, GREEN, "midtop", (slot_x + 2 * (slot_w + 8) - 4, row.y + slots_h + 9))
+        draw.text(surf, str(view["totals"][p]), 60, TEXT, "midright", (x1 - 14, row.centery + 2))
+
+
+# ------------------------------------------------------------ reveal
+
+
+def _reveal(c: Canvas, step: int) -> None:
+    t, view, surf = c.t, c.view, c.surf
+    _round_header(c, t("reveal_title"), *revealed_round(view))
+    results = view["reveal"]
+    width, gap = 302, 10
+    x = (SIZE[0] - LOTS * width - (LOTS - 1) * gap) // 2
+    for k, result in enumerate(results):
+        column = pygame.Rect(x + k * (width + gap), HEADER + 8, width, SIZE[1] - HEADER - 16)
+        if k <= step:
+            pygame.draw.rect(surf, PANEL_HI if k == step else PANEL, column, border_radius=14)
+        lot = pygame.Rect(0, 0, 124, 156)
+        lot.midtop = (column.centerx + 16, column.y + 10)
+        c.faces.draw(surf, lot, result["lot"], dim=k > step)
+        draw.badge(surf, (column.x + 34, column.y + 40), 26, k + 1, GOLD)
+        if k <= step:
+            _lot_result(c, result, column.inflate(-16, 0), lot.bottom + 12)
+        else:
+            draw.text(surf, "?", 120, MUTED, "midtop", (column.centerx, lot.bottom + 60))
+
+
+def _lot_result(c: Canvas, result: dict, column: pygame.Rect, y: int) -> None:
+    t, surf = c.t, c.surf
+    bids = sorted(result["bids"], key=lambda b: (-c.faces.face(b[1]).fingers, b[0]))
+    h = min(64, (column.bottom - y - 96) // max(len(bids), 1))
+    if not bids:
+        draw.text(surf, t("no_bids"), 32, MUTED, "midtop", (column.centerx, y))
+    for i, (player, card) in enumerate(bids):
+        row = pygame.Rect(column.x, y + i * h, column.w, h - 6)
+        seat = c.seat(player)
+        r = min(22, row.h // 2)
+        draw.badge(surf, (row.x + r + 2, row.centery), r, seat, c.light(seat))
+        chip = pygame.Rect(row.x + 2 * r + 10, row.y + 2, c.faces.chip_width(min(44, row.h - 4)), min(44, row.h - 4))
+        chip.centery = row.centery
+        c.faces.draw(surf, chip, card, "chip")
+        label = (chip.right + 8, row.centery)
+        room = row.right - label[0] - 2
+        if player == result["winner"]:
+            draw.frame(surf, row.inflate(8, 6))
+            draw.tag(surf, t("wins"), 28, label, INK, GOLD, "midleft", room)
+        elif player in result["cancelled"]:
+            draw.strike(surf, chip)
+            draw.tag(surf, t("cancelled"), 26, label, TEXT, RED, "midleft", room)
+    y += len(bids) * h + 10
+    if result["winner"] is None:
+        draw.text(surf, t("no_winner"), 32, TEXT, "midtop", (column.centerx, y), width=column.w, lines=2)
+    for player, cards in result["withdrawn"]:
+        r = draw.text(surf, t("takes_back", seat=c.seat(player)), 28, TEXT, "topleft",
+                      (column.x, y), width=column.w, lines=2)
+        h = min(40, int((column.w - 6 * len(cards)) / (2.85 * len(cards))))
+        c.chips(cards, column.x, r.bottom + 8 + h // 2, h, 6)
+
+
+# ------------------------------------------------------------ take
+
+
+def _take(c: Canvas) -> None:
+    t, view, surf = c.t, c.view, c.surf
+    _round_header(c, t("take_title"), *revealed_round(view))
+    moves = take_back(view)
+    counts = [max(max(len(m[key]) for m in moves), 1) for key in ("take", "discard", "back")]
+    gap, least = 10, 180
+    h = min(56, int((SIZE[0] - 130 - 20 - 2 * 30 - gap * sum(counts)) / (2.85 * sum(counts))))
+    step = c.faces.chip_width(h) + gap
+    columns, x = [], 130
+    for key, move, n in zip(("col_take", "col_discard", "col_back"), ("take", "discard", "back"), counts):
+        width = max(n * step, least)
+        draw.text(surf, t(key), 32, GOLD, "bottomleft", (x, HEADER + 66), width=width - 16, lines=2)
+        columns.append((move, x))
+        x += width + 30
+    draw.text(surf, t("col_seat"), 32, GOLD, "bottomleft", (30, HEADER + 66), width=100)
+    discarded = [r["lot"] for r in view["reveal"] if r["winner"] is None]
+    bottom = SIZE[1] - (80 if discarded else 10)
+    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 74, bottom):
+        for move, x in columns:
+            c.chips(moves[p][move], x, row.centery, h, gap)
+    if discarded:
+        r = draw.text(surf, t.count("lots_discarded", len(discarded)), 36, TEXT, "midleft", (30, SIZE[1] - 40))
+        c.chips(discarded, r.right + 20, SIZE[1] - 40, 50)
+
+
+# ------------------------------------------------------------ scores
+
+
+def _score_columns(c: Canvas) -> tuple[int, int, int, int]:
+    """(kept x, widest chip height, formula x, totals right edge) on the scores page.
+
+    Sized from the right: totals as wide as 3 digits, then room for the
+    longest formula (every category kept at the most stars, plus the
+    bonus), then chips as tall as fit one per category in what is left.
+    """
+    categories = len({face.name for face in c.faces.faces.values()})
+    stars = max(face.stars for face in c.faces.faces.values())
+    longest = formula({"factors": [stars] * categories, "bonus": BONUS, "score": stars ** categories + BONUS})
+    right = SIZE[0] - 16 - 24
+    total_w = max(draw.font(64).size("888")[0], draw.font(34).size(c.t("col_total"))[0])
+    calc_x = right - total_w - 40 - draw.font(44).size(longest)[0]
+    kept_x, gap, h = 130, 8, 56
+    while h > 12 and categories * c.faces.chip_width(h) + (categories - 1) * gap > calc_x - 30 - kept_x:
+        h -= 1
+    return kept_x, h, calc_x, right
+
+
+def _scores(c: Canvas) -> None:
+    t, view, surf = c.t, c.view, c.surf
+    hand = view["hand"] if view["phase"] == "over" else view["hand"] - 1
+    c.header(t("scores_title", hand=hand), "", t("target", target=TARGET))
+    kept_x, most, calc_x, right = _score_columns(c)
+    calc_w = right - 100 - calc_x
+    draw.text(surf, t("col_kept"), 34, GOLD, "bottomleft", (kept_x, HEADER + 48), width=calc_x - 30 - kept_x)
+    draw.text(surf, t("col_calc"), 34, GOLD, "bottomleft", (calc_x, HEADER + 48), width=calc_w)
+    draw.text(surf, t("col_total"), 34, GOLD, "bottomright", (right, HEADER + 48))
+    scores = {s["player"]: s for s in view["scores"]}
+    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 56, SIZE[1] - 10):
+        score = scores.get(p)
+        if score:
+            c.chips(score["kept"], kept_x, row.centery, min(most, row.h - 16))
+            draw.text(surf, formula(score), 44, TEXT, "midleft", (calc_x, row.centery), width=calc_w)
+        draw.text(surf, str(view["totals"][p]), 64, TEXT, "midright", (right, row.centery))

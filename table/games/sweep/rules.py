@@ -1,0 +1,728 @@
+"""Sweep (Balayage): a capture game with the Pairs deck for 3 to 6 players.
+
+The rules are ../shared/rules/pairs-encheres.fr.md ("Balayage") as settled by
+RULINGS P1, PR-S1, PR-S2 and PR-V3; ../shared/games/TABLE-PROTOCOLS.md section 5
+says how the table plays it, and the package README records the readings taken.
+
+A deal: every seat registers its 5 dealt cards (sealed), the table draws the
+first player, then rounds of 5 centre cards shown on the centre pad and one
+card played by each seat in turn (empty hands skip). The capture runs from the
+lowest played rank up; tied ranks share their targets one card at a time, the
+picker choosing (PR-S1). Captures go into hands, so the engine knows every
+hand: registered cards, minus plays, plus captures. When a tie's last targets
+are all of one rank they are shared out automatically, and which copy each
+seat took is not known: such cards form a `Pool` (only the rank ever matters).
+
+Players are numbered clockwise; "left" is the next one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, Iterable, Mapping
+
+from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
+from table.games.kit.ranked import RankedDeck
+
+NAME = "sweep"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+HAND = 5                                    # cards dealt to each seat
+CENTRE = 5                                  # centre cards per round
+ROUNDS = {3: 8, 4: 7, 5: 6, 6: 5}           # P1: rounds per deal; the pile (55 - 5N cards) runs out exactly then
+TARGET = 150                                # the match option's goal (PR-S2)
+
+INFO = GameInfo(NAME, deck="pairs", players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+                options=(Option("match", False, (False, True)),),
+                pads=PadNeeds(seat_pads=None, centre_pads=None, buttons=("ok",)))
+
+make_deck = RankedDeck.from_data
+
+
+# ---------------------------------------------------------------- actions
+
+@dataclass(frozen=True, slots=True)
+class Register:
+    """Sealed: `player` taps one of their dealt cards on their own pad."""
+
+    player: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFirst:
+    """Chance (a table draw, no card): `player` plays first in round 1."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Chance: `card` is turned up from the pile and shown on the centre pad."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """`player`, in turn, plays `card` from hand face up."""
+
+    player: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """A tied `player` takes `card` of the tie's targets (PR-S1), tapping it on their own pad."""
+
+    player: int
+    card: str
+
+
+Action = Register | DrawFirst | Show | Play | Take
+ACTIONS = (Register, DrawFirst, Show, Play, Take)
+
+
+# ---------------------------------------------------------------- deck tables
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The deck with what the hot paths need, built once per deck (`tables`)."""
+
+    deck: RankedDeck
+    rank: Mapping[str, int]
+    order: tuple[str, ...]                  # every card, sorted
+    ranks: tuple[int, ...]                  # the rank values, low to high
+    show: Mapping[str, Show]
+    register: tuple[Mapping[str, Register], ...]
+    play: tuple[Mapping[str, Play], ...]
+    take: tuple[Mapping[str, Take], ...]
+    draw: tuple[DrawFirst, ...]
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(deck: RankedDeck) -> Tables:
+    """The tables of `deck`, cached by identity (a deck is built once per game kind)."""
+    found = _TABLES.get(id(deck))
+    if found is not None and found.deck is deck:
+        return found
+    order = tuple(sorted(deck.ranks))
+    seats = range(MAX_PLAYERS)
+    found = Tables(
+        deck=deck, rank=dict(deck.ranks), order=order, ranks=deck.rank_values,
+        show={c: Show(c) for c in order},
+        register=tuple({c: Register(p, c) for c in order} for p in seats),
+        play=tuple({c: Play(p, c) for c in order} for p in seats),
+        take=tuple({c: Take(p, c) for c in order} for p in seats),
+        draw=tuple(DrawFirst(p) for p in seats),
+    )
+    _TABLES[id(deck)] = found
+    return found
+
+
+# ---------------------------------------------------------------- records
+
+# A card taken in a capture step is a tuple (player, card, rank, how): `card` is None for an automatic
+# share of a pool (which copy is not known); `how` is "all" (a sole taker takes every target), "chose"
+# (a tied player's pick) or "auto" (a tie's targets left are of one rank: shared out in turn).
+Taken = tuple[int, "str | None", int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Cards of one rank shared out automatically among tied seats: `shares[p]` of them are seat p's,
+    which copies is unknown (and never matters). A seat may play any of them while its share lasts."""
+
+    cards: frozenset[str]
+    rank: int
+    shares: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the capture: the played cards of one rank and what they took."""
+
+    rank: int
+    players: tuple[int, ...]                # who played this rank, in play order (several: a tie)
+    cards: tuple[str, ...]                  # their played cards, same order
+    rule: str                               # "highest": the lowest rank takes the centre's highest rank;
+                                            # "lower": it takes every centre card lower than itself
+    targets: tuple[str, ...]                # the centre cards this rank could take
+    taken: tuple[Taken, ...]                # in order (a tie: one card at a time)
+    centre: tuple[str, ...]                 # the centre after the step (the played cards joined it)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The capture of a round, complete or waiting for a tied player's pick."""
+
+    steps: tuple[Step, ...]                 # finished steps
+    tie: Step | None                        # the tie waiting for a pick (taken so far; centre now)
+    picker: int | None
+    left: tuple[str, ...]                   # the tie's targets still to take
+    gains: tuple[frozenset[str], ...]       # per player, the cards taken known by id (complete only)
+    pools: tuple[Pool, ...]                 # cards shared out automatically (complete only)
+    last_taker: int | None
+    leftover: tuple[str, ...]               # the centre at the end, discarded (complete only)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLog:
+    """A finished round, as the public sees it."""
+
+    deal: int
+    round: int
+    first: int
+    reason: str                             # "draw" or "last_taker"
+    order: tuple[int, ...]
+    skipped: tuple[int, ...]                # empty hands, clockwise from the first player
+    centre: tuple[str, ...]                 # the 5 cards shown
+    played: tuple[tuple[int, str], ...]     # in play order
+    steps: tuple[Step, ...]
+    last_taker: int
+    discarded: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """A finished deal's scores: holdings by rank, and who scores each rank (majority; ties all score)."""
+
+    deal: int
+    ranks: tuple[int, ...]
+    holdings: tuple[tuple[int, ...], ...]   # per player, the count of each rank (in the order of `ranks`)
+    scorers: tuple[tuple[int, ...], ...]    # per rank, the players holding the most (none when nobody holds it)
+    points: tuple[int, ...]                 # per player
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A deal's round bookkeeping; rebuilt at a round's end and at each tie pick."""
+
+    number: int = 1
+    first: int = 0                          # the round's first player
+    reason: str = "draw"                    # why: "draw" (round 1) or "last_taker"
+    order: tuple[int, ...] = ()             # the round's play order (empty hands skipped); () before the draw
+    chosen: tuple[tuple[int, str], ...] = ()  # the round's tie picks so far
+    work: Resolution | None = None          # the capture waiting for a pick (phase pick)
+    discard: frozenset[str] = frozenset()   # the deal's centre leftovers
+    log: tuple[RoundLog, ...] = ()          # the deal's finished rounds
+    last: RoundLog | None = None            # the latest finished round, until the next centre is complete
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The deal under way and the match around it."""
+
+    match: bool
+    number: int
+    dealer: int                             # deals and shows the centre cards (moves left each deal)
+    totals: tuple[int, ...]
+    scores: DealScore | None = None         # the latest finished deal
+    history: tuple[tuple[int, ...], ...] = ()  # every finished deal's points
+    winners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole game as the table knows it. Never shown as is: see `observe`."""
+
+    tables: Tables = field(compare=False, repr=False)
+    players: int
+    phase: str                              # register, draw, centre, play, pick, over
+    hands: tuple[frozenset[str], ...]       # each hand's cards known by id (registered, captured)
+    pools: tuple[Pool, ...]
+    pile: frozenset[str]                    # cards not known to be anywhere (register: not yet registered)
+    centre: tuple[str, ...]                 # this round's shown cards, in order
+    played: tuple[tuple[int, str], ...]     # this round's plays, in order
+    round: Round
+    deal: Deal
+
+
+_FIELD_SETTERS = tuple((f.name, getattr(State, f.name).__set__) for f in fields(State))
+_field_values = attrgetter(*(name for name, _ in _FIELD_SETTERS))
+
+
+def _evolve(state: State, **changes: Any) -> State:
+    """`dataclasses.replace` for a State, at a third of its cost: it runs on every action."""
+    new = object.__new__(State)
+    for (name, set_field), value in zip(_FIELD_SETTERS, _field_values(state)):
+        set_field(new, changes.get(name, value))
+    return new
+
+
+# ---------------------------------------------------------------- setup
+
+def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[str, Any] | None = None) -> State:
+    """A new game: `first` (the starting seat) deals the first deal and shows its centre cards; the
+    first player is a table draw once the hands are registered."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Sweep is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    if not 0 <= first < players:
+        raise ValueError(f"dealer {first} is not one of the {players} players")
+    t = tables(deck)
+    size = HAND * players + CENTRE * ROUNDS[players]
+    if len(t.order) != size:
+        raise ValueError(f"the deck has {len(t.order)} cards, Sweep needs {size}")
+    options = {**INFO.defaults(), **(options or {})}
+    return _new_deal(t, players, Deal(bool(options["match"]), 1, first, (0,) * players))
+
+
+def _new_deal(t: Tables, players: int, deal: Deal) -> State:
+    return State(t, players, "register", (frozenset(),) * players, (), frozenset(t.order), (), (), Round(), deal)
+
+
+def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any] | None,
+           actions: Iterable[Action]) -> State:
+    """The state after these actions, each checked as at the table."""
+    state = new_game(deck, players, first, options)
+    for action in actions:
+        refusal = check(state, action)
+        if refusal:
+            raise ValueError(f"journal action {action} refused: {refusal.key}")
+        state = apply(state, action)
+    return state
+
+
+# ---------------------------------------------------------------- queries
+
+def hand_count(state: State, player: int) -> int:
+    """How many cards `player` holds."""
+    return len(state.hands[player]) + sum(pool.shares[player] for pool in state.pools)
+
+
+def holds(state: State, player: int, card: str) -> bool:
+    """Whether `player` may play `card`: known in their hand, or in a pool where they still have a share."""
+    if card in state.hands[player]:
+        return True
+    return any(card in pool.cards and pool.shares[player] for pool in state.pools)
+
+
+def playable(state: State, player: int) -> list[str]:
+    """The cards `player` may play, sorted."""
+    cards = set(state.hands[player])
+    for pool in state.pools:
+        if pool.shares[player]:
+            cards |= pool.cards
+    return sorted(cards)
+
+
+def turn(state: State) -> int | None:
+    """The seat to act now in public (to play, or to pick), else None."""
+    if state.phase == "play":
+        return state.round.order[len(state.played)]
+    if state.phase == "pick":
+        return state.round.work.picker
+    return None
+
+
+def clockwise(players: int, first: int) -> tuple[int, ...]:
+    """Every seat, clockwise from `first`."""
+    return tuple((first + i) % players for i in range(players))
+
+
+def play_order(state: State, first: int) -> tuple[int, ...]:
+    """The seats that play a round begun by `first`: clockwise, skipping empty hands (P1)."""
+    return tuple(p for p in clockwise(state.players, first) if hand_count(state, p))
+
+
+def need(state: State) -> Need:
+    phase = state.phase
+    if phase == "play":
+        return Need(players=(state.round.order[len(state.played)],))
+    if phase == "centre":
+        pile = state.pile
+        return Need(chance=True, outcomes=tuple([c for c in state.tables.order if c in pile]), by=state.deal.dealer)
+    if phase == "register":
+        return Need(players=tuple([p for p, h in enumerate(state.hands) if len(h) < HAND]), simultaneous=True)
+    if phase == "pick":
+        return Need(players=(state.round.work.picker,))
+    if phase == "draw":
+        return Need(chance=True, outcomes=tuple(str(p) for p in range(state.players)), by=None, table_draw=True)
+    return Need()
+
+
+def check(state: State, action: Action) -> Refusal | None:
+    """None when the action is legal now, else why not. A refusal about a seat's card never needs the card."""
+    phase = state.phase
+    if phase == "over":
+        return Refusal.of("game_over")
+    rank = state.tables.rank
+    match action:
+        case Play(player, card):
+            if phase != "play":
+                return Refusal.of("not_now_play", player=player)
+            if player != state.round.order[len(state.played)]:
+                return Refusal.of("not_your_turn", player=player)
+            if card not in rank:
+                return Refusal.of("card_not_in_game", card=card, player=player)
+            if not holds(state, player, card):
+                return Refusal.of("card_not_held", card=card, player=player)
+            return None
+        case Show(card):
+            if phase != "centre":
+                return Refusal.of("centre_full" if phase in ("play", "pick") else "not_now_centre", card=card)
+            if card not in rank:
+                return Refusal.of("card_not_in_game", card=card)
+            if card not in state.pile:
+                return Refusal.of("card_seen", card=card)
+            return None
+        case Register(player, card):
+            if phase != "register":
+                return Refusal.of("not_now_register", player=player)
+            if not 0 <= player < state.players:
+                return Refusal.of("no_such_player", player=player)
+            if card not in rank:
+                return Refusal.of("card_not_in_game", card=card, player=player)
+            hand = state.hands[player]
+            if card in hand:
+                return Refusal.of("already_registered", card=card, player=player)
+            if len(hand) >= HAND:
+                return Refusal.of("hand_complete", player=player)
+            if card not in state.pile:
+                return Refusal.of("card_registered", card=card, player=player)
+            return None
+        case Take(player, card):
+            if phase != "pick":
+                return Refusal.of("not_now_pick", player=player)
+            work = state.round.work
+            if player != work.picker:
+                return Refusal.of("not_your_turn", player=player)
+            if card not in work.left:
+                return Refusal.of("not_a_target", card=card, player=player)
+            return None
+        case DrawFirst(player):
+            if phase != "draw":
+                return Refusal.of("not_now_draw")
+            if not 0 <= player < state.players:
+                return Refusal.of("no_such_player", player=player)
+            return None
+    return Refusal.of("unknown_action")
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action now, for every player who must act (or every chance outcome)."""
+    phase = state.phase
+    t = state.tables
+    if phase == "play":
+        player = state.round.order[len(state.played)]
+        cards = playable(state, player) if state.pools else sorted(state.hands[player])
+        return list(map(t.play[player].__getitem__, cards))
+    if phase == "centre":
+        pile = state.pile
+        show = t.show
+        return [show[c] for c in t.order if c in pile]
+    if phase == "register":
+        pile = state.pile
+        free = [c for c in t.order if c in pile]
+        actions: list[Action] = []
+        for player, hand in enumerate(state.hands):
+            if len(hand) < HAND:
+                actions += map(t.register[player].__getitem__, free)
+        return actions
+    if phase == "pick":
+        work = state.round.work
+        return list(map(t.take[work.picker].__getitem__, sorted(work.left)))
+    if phase == "draw":
+        return list(t.draw[:state.players])
+    return []
+
+
+# ---------------------------------------------------------------- the capture
+
+def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], played: tuple[tuple[int, str], ...],
+            chosen: Iterable[str] = ()) -> Resolution:
+    """The capture (P1, PR-S1), as far as the tie picks `chosen` (cards, in order) carry it.
+
+    Ranks fire from the lowest up. The lowest takes every centre card of the
+    centre's highest rank, each later one every centre card lower than itself;
+    after its step a played card joins the centre. Several cards of one rank
+    take their common targets one card at a time, from whoever played first:
+    the picker chooses while the targets left are of several ranks; once they
+    are of one rank they are shared out in turn without a pick.
+    """
+    chosen = iter(chosen)
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for player, card in played:
+        r = rank[card]
+        if r in groups:
+            groups[r].append((player, card))
+        else:
+            groups[r] = [(player, card)]
+    centre = list(shown)
+    gains: list[list[str]] = [[] for _ in range(players)]
+    pools: list[Pool] = []
+    steps: list[Step] = []
+    last = None
+    rule = "highest"
+    for r in sorted(groups):
+        group = groups[r]
+        who = tuple([p for p, _ in group])
+        cards = tuple([c for _, c in group])
+        if rule == "highest":
+            top = max([rank[c] for c in centre])
+            targets = tuple([c for c in centre if rank[c] == top])
+        else:
+            targets = tuple([c for c in centre if rank[c] < r])
+        if len(who) == 1:
+            player = who[0]
+            taken = tuple([(player, c, rank[c], "all") for c in targets])
+            if targets:
+                gains[player] += targets
+                last = player
+        else:
+            left = list(targets)
+            picks: list[Taken] = []
+            turn_ = 0
+            while left:
+                picker = who[turn_ % len(who)]
+                if len({rank[c] for c in left}) > 1:
+                    card = next(chosen, None)
+                    if card is None:
+                        now = tuple([c for c in centre if c in left or c not in targets])
+                        tie = Step(r, who, cards, rule, targets, tuple(picks), now)
+                        return Resolution(tuple(steps), tie, picker, tuple(left), (), (), last, ())
+                    left.remove(card)
+                    picks.append((picker, card, rank[card], "chose"))
+                    gains[picker].append(card)
+                    last = picker
+                    turn_ += 1
+                    continue
+                receivers = [who[(turn_ + k) % len(who)] for k in range(len(left))]
+                r_left = rank[left[0]]
+                if len(set(receivers)) == 1:
+                    gains[receivers[0]] += left
+                    picks += [(p, c, r_left, "auto") for p, c in zip(receivers, left)]
+                else:
+                    shares = [0] * players
+                    for p in receivers:
+                        shares[p] += 1
+                    pools.append(Pool(frozenset(left), r_left, tuple(shares)))
+                    picks += [(p, None, r_left, "auto") for p in receivers]
+                last = receivers[-1]
+                left = []
+            taken = tuple(picks)
+        if targets:
+            gone = set(targets)
+            centre = [c for c in centre if c not in gone]
+        centre += cards
+        steps.append(Step(r, who, cards, rule, targets, taken, tuple(centre)))
+        rule = "lower"
+    return Resolution(tuple(steps), None, None, (), tuple(map(frozenset, gains)), tuple(pools), last,
+                      tuple(centre))
+
+
+def score(ranks: tuple[int, ...], holdings: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], ...],
+                                                                                   tuple[int, ...]]:
+    """Majority scoring: per rank, every player holding the most cards of it (at least one) scores the rank.
+    Returns (the scorers of each rank, each player's points)."""
+    scorers = []
+    points = [0] * len(holdings)
+    for i, r in enumerate(ranks):
+        counts = [h[i] for h in holdings]
+        most = max(counts)
+        best = tuple(p for p, c in enumerate(counts) if most and c == most)
+        for p in best:
+            points[p] += r
+        scorers.append(best)
+    return tuple(scorers), tuple(points)
+
+
+def holdings(state: State) -> tuple[tuple[int, ...], ...]:
+    """Each player's count of every rank (in the order of `tables.ranks`)."""
+    t = state.tables
+    index = {r: i for i, r in enumerate(t.ranks)}
+    result = []
+    for player, hand in enumerate(state.hands):
+        counts = [0] * len(t.ranks)
+        for card in hand:
+            counts[index[t.rank[card]]] += 1
+        for pool in state.pools:
+            counts[index[pool.rank]] += pool.shares[player]
+        result.append(tuple(counts))
+    return tuple(result)
+
+
+# ---------------------------------------------------------------- transitions
+
+def apply(state: State, action: Action) -> State:
+    """The state after a legal action (call `check` first: apply trusts its input)."""
+    match action:
+        case Play(player, card):
+            hands = state.hands
+            if card in hands[player]:
+                hands = hands[:player] + (hands[player] - {card},) + hands[player + 1:]
+                pools = state.pools
+            else:
+                hands, pools = _from_pool(state, player, card)
+            played = state.played + ((player, card),)
+            if len(played) < len(state.round.order):
+                return _evolve(state, hands=hands, pools=pools, played=played)
+            return _capture(_evolve(state, hands=hands, pools=pools, played=played), state.round)
+        case Show(card):
+            centre = state.centre + (card,)
+            if len(centre) < CENTRE:
+                return _evolve(state, centre=centre, pile=state.pile - {card})
+            r = state.round
+            return _evolve(state, centre=centre, pile=state.pile - {card}, phase="play",
+                           round=Round(r.number, r.first, r.reason, r.order, (), None, r.discard, r.log, None))
+        case Register(player, card):
+            hands = state.hands[:player] + (state.hands[player] | {card},) + state.hands[player + 1:]
+            pile = state.pile - {card}
+            if len(pile) > len(state.tables.order) - HAND * state.players:
+                return _evolve(state, hands=hands, pile=pile)
+            return _evolve(state, hands=hands, pile=pile, phase="draw")
+        case Take(player, card):
+            return _capture(state, state.round, ((player, card),))
+        case DrawFirst(player):
+            r = state.round
+            order = play_order(state, player)
+            return _evolve(state, phase="centre",
+                           round=Round(r.number, player, "draw", order, (), None, r.discard, r.log, None))
+    raise TypeError(f"not a Sweep action: {action!r}")
+
+
+def _from_pool(state: State, player: int, card: str) -> tuple[tuple[frozenset[str], ...], tuple[Pool, ...]]:
+    """Hands and pools once `player` has played `card` from a pool: a pool left to one seat joins its hand."""
+    hands = list(state.hands)
+    pools = []
+    for pool in state.pools:
+        if card in pool.cards and pool.shares[player]:
+            shares = pool.shares[:player] + (pool.shares[player] - 1,) + pool.shares[player + 1:]
+            pool = Pool(pool.cards - {card}, pool.rank, shares)
+            holders = [p for p, s in enumerate(shares) if s]
+            if len(holders) == 1:
+                hands[holders[0]] = hands[holders[0]] | pool.cards
+            if len(holders) <= 1:
+                continue
+        pools.append(pool)
+    return tuple(hands), tuple(pools)
+
+
+def _capture(state: State, r: Round, pick: tuple[tuple[int, str], ...] = ()) -> State:
+    """Run the capture as far as the picks allow; finish the round when it is complete."""
+    chosen = r.chosen + pick
+    res = resolve(state.tables.rank, state.players, state.centre, state.played, [c for _, c in chosen])
+    if res.tie is not None:
+        return _evolve(state, phase="pick",
+                       round=Round(r.number, r.first, r.reason, r.order, chosen, res, r.discard, r.log, r.last))
+    n = state.players
+    hands = tuple([h | g if g else h for h, g in zip(state.hands, res.gains)])
+    skipped = tuple([p for p in clockwise(n, r.first) if p not in r.order])
+    record = RoundLog(state.deal.number, r.number, r.first, r.reason, r.order, skipped, state.centre,
+                      state.played, res.steps, res.last_taker, res.leftover)
+    discard = r.discard.union(res.leftover)
+    state = _evolve(state, hands=hands, pools=state.pools + res.pools, centre=(), played=())
+    if r.number < ROUNDS[n]:
+        first = res.last_taker
+        return _evolve(state, phase="centre", round=Round(r.number + 1, first, "last_taker", play_order(state, first),
+                                                          (), None, discard, r.log + (record,), record))
+    state = _evolve(state, round=Round(r.number, r.first, r.reason, (), (), None, discard, r.log + (record,), record))
+    return _end_deal(state)
+
+
+def _end_deal(state: State) -> State:
+    held = holdings(state)
+    scorers, points = score(state.tables.ranks, held)
+    d = state.deal
+    result = DealScore(d.number, state.tables.ranks, held, scorers, points)
+    history = d.history + (points,)
+    totals = tuple(a + b for a, b in zip(d.totals, points)) if d.match else points
+    top = max(totals)
+    if not d.match or top >= TARGET:
+        winners = tuple(p for p, s in enumerate(totals) if s == top)
+        return _evolve(state, phase="over", deal=Deal(d.match, d.number, d.dealer, totals, result, history, winners))
+    following = _new_deal(state.tables, state.players,
+                          Deal(d.match, d.number + 1, (d.dealer + 1) % state.players, totals, result, history))
+    return _evolve(following, round=Round(last=state.round.last))
+
+
+# ---------------------------------------------------------------- views
+
+def observe(state: State, player: int | None) -> dict:
+    """What `player` may know (None: the public view, the only thing the screen draws).
+
+    Hands are secret until a deal's end: the public sees counts, every card
+    shown, played and taken, and at the end the holdings by rank.
+    """
+    n = state.players
+    r, d = state.round, state.deal
+    started = bool(r.order) or state.phase == "over"
+    view: dict[str, Any] = {
+        "game": NAME,
+        "phase": state.phase,
+        "players": n,
+        "match": d.match,
+        "target": TARGET if d.match else None,
+        "deal": d.number,
+        "dealer": d.dealer,
+        "round": r.number,
+        "rounds": ROUNDS[n],
+        "first_player": r.first if started else None,
+        "first_reason": r.reason if started else None,
+        "order": list(r.order),
+        "skipped": [p for p in clockwise(n, r.first) if p not in r.order] if r.order else [],
+        "turn": turn(state),
+        "registered": [len(h) for h in state.hands] if state.phase == "register" else None,
+        "expected": HAND,
+        "hand_counts": [hand_count(state, p) for p in range(n)],
+        "pile": len(state.pile) if state.phase != "register" else CENTRE * ROUNDS[n],
+        "centre": list(state.centre),
+        "played": [[p, c] for p, c in state.played],
+        "capture": _work_view(r.work) if r.work is not None else None,
+        "log": [_round_view(x) for x in r.log],
+        "last_round": _round_view(r.last) if r.last is not None else None,
+        "discards": len(r.discard),
+        "totals": list(d.totals),
+        "scores": _score_view(d.scores) if d.scores is not None else None,
+        "history": [list(h) for h in d.history],
+        "winners": list(d.winners),
+    }
+    if player is not None:
+        view["seat"] = player
+        view["hand"] = sorted(state.hands[player])
+        view["loose"] = [{"rank": pool.rank, "count": pool.shares[player], "cards": sorted(pool.cards)}
+                         for pool in state.pools if pool.shares[player]]
+    return view
+
+
+def _taken_view(t: Taken) -> dict:
+    return {"player": t[0], "card": t[1], "rank": t[2], "how": t[3]}
+
+
+def _step_view(s: Step) -> dict:
+    return {"rank": s.rank, "players": list(s.players), "cards": list(s.cards), "tied": len(s.players) > 1,
+            "rule": s.rule, "targets": list(s.targets), "taken": [_taken_view(t) for t in s.taken],
+            "centre": list(s.centre)}
+
+
+def _work_view(w: Resolution) -> dict:
+    return {"steps": [_step_view(s) for s in w.steps], "tie": _step_view(w.tie), "picker": w.picker,
+            "left": list(w.left)}
+
+
+def _round_view(r: RoundLog) -> dict:
+    took: dict[int, list[int]] = {}
+    for step in r.steps:
+        for t in step.taken:
+            took.setdefault(t[0], []).append(t[2])
+    return {
+        "deal": r.deal, "round": r.round, "first": r.first, "reason": r.reason, "order": list(r.order),
+        "skipped": list(r.skipped), "centre": list(r.centre), "played": [[p, c] for p, c in r.played],
+        "steps": [_step_view(s) for s in r.steps], "last_taker": r.last_taker, "discarded": list(r.discarded),
+        "took": [[p, sorted(ranks)] for p, ranks in sorted(took.items())],
+    }
+
+
+def _score_view(s: DealScore) -> dict:
+    return {
+        "deal": s.deal,
+        "ranks": [
+            {"rank": r, "counts": [h[i] for h in s.holdings], "most": max(h[i] for h in s.holdings),
+             "scorers": list(s.scorers[i]), "points": r if s.scorers[i] else 0}
+            for i, r in enumerate(s.ranks)
+        ],
+        "holdings": [list(h) for h in s.holdings],
+        "points": list(s.points),
+    }

@@ -1,0 +1,184 @@
+"""The table's screen: the chrome every game shares, and each game's own pages, drawn from the public view.
+
+`Screen.pages` says which pages a table view calls for (the last one stays
+up); `Screen.render` draws one of them on a 1280x720 surface. The chrome is
+the lobby (the game menu, built from the registry), the refusal and fault
+banners, and the game-over page (ranking, per-deal columns, crowns, how to
+play again). Everything else is the game's page module (`pages`, `draw_page`),
+reached through the registry.
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import pygame
+
+from table.assets import deck_data
+from table.games import GAMES
+from table.screen import draw
+from table.screen.canvas import HEADER, Canvas
+from table.screen.draw import BG, FAULT, GOLD, GREEN, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.faces import Faces
+from table.screen.i18n import Translator
+
+
+class Screen:
+    """The score screen of one table, in one language."""
+
+    def __init__(self, lang: str = "fr"):
+        pygame.font.init()
+        self.t = Translator(lang)
+
+    @cache
+    def faces(self, game: str) -> Faces:
+        """The card faces of a game's deck, in this screen's language."""
+        info = GAMES[game].info
+        return GAMES[game].faces(deck_data(info.deck), self.t.lang)
+
+    # ------------------------------------------------------------ pages
+
+    def pages(self, table: dict) -> list[tuple[str, int | None]]:
+        """The pages to show for this table view, in order; the last one stays on screen."""
+        if table["mode"] == "lobby" or table.get("view") is None:
+            return [("lobby", None)]
+        return GAMES[table["game"]].page.pages(table)
+
+    def render(self, table: dict, page: str, step: int | None = None) -> pygame.Surface:
+        """One page of the screen for this table view, on a new 1280x720 surface."""
+        surf = pygame.Surface(SIZE)
+        surf.fill(BG)
+        c = self.canvas(surf, table)
+        if page == "lobby":
+            self._lobby(c)
+        elif page == "over":
+            self._over(c)
+        else:
+            GAMES[table["game"]].page.draw_page(c, page, step)
+        if table.get("message"):
+            self._banner(surf, self._message(c), RED)
+        elif table.get("faults"):
+            self._banner(surf, self._fault(c, table["faults"]), FAULT)
+        return surf
+
+    def canvas(self, surf: pygame.Surface, table: dict) -> Canvas:
+        return Canvas(surf, table, self.t.game(table["game"]), self.faces(table["game"]))
+
+    # ------------------------------------------------------------ banners
+
+    def _message(self, c: Canvas) -> str:
+        """The latest refusal, in words (a card on a centre pad named by its face)."""
+        table = c.table
+        message = dict(table["message"])
+        params = dict(message.get("params") or {})
+        if "card" in params:
+            params["card"] = c.card_name(params["card"])
+        message["params"] = params
+        return c.t.message(message, min_players=table.get("min_players"), max_players=table.get("max_players"),
+                           players=len(table.get("joined") or ()))
+
+    def _fault(self, c: Canvas, faults: list[dict]) -> str:
+        """The first faulty reader in words, naming the seat that cannot play, and how many more there are."""
+        t, first = c.t, faults[0]
+        if first["seat"] is None:
+            text = t("reader_dead_centre" if first["dead"] else "reader_failing", where=t("reader_of_centre"))
+        else:
+            text = t("reader_dead_seat" if first["dead"] else "reader_failing",
+                     where=t("reader_of_seat", seat=first["seat"]), seat=first["seat"])
+        return text if len(faults) == 1 else f"{text} {t('more_faults', n=len(faults) - 1)}"
+
+    def _banner(self, surf: pygame.Surface, text: str, colour) -> None:
+        """A warning across the title bar."""
+        rect = pygame.Rect(0, 0, SIZE[0], HEADER + 10)
+        pygame.draw.rect(surf, colour, rect)
+        pygame.draw.rect(surf, TEXT, rect, 4)
+        draw.shape(surf, "triangle", GOLD, (52, rect.centery + 4), 30)
+        draw.text(surf, "!", 44, INK, "center", (52, rect.centery + 10))
+        draw.text(surf, text, 42, TEXT, "midleft", (100, rect.centery), width=SIZE[0] - 124, lines=2)
+
+    # ------------------------------------------------------------ lobby
+
+    def _lobby(self, c: Canvas) -> None:
+        """The game chosen and its menu (game, options, start), the seats that joined, and what to do."""
+        t, surf, table = c.t, c.surf, c.table
+        cx = SIZE[0] // 2
+        draw.text(surf, t("game_name"), 96, GOLD, "midtop", (cx, 28), width=SIZE[0] - 80)
+        draw.text(surf, t("tagline", min=table["min_players"], max=table["max_players"]), 40, TEXT, "midtop",
+                  (cx, 128), width=SIZE[0] - 80)
+        self._menu(c, pygame.Rect(140, 186, SIZE[0] - 280, 200))
+        seats, joined = table["seats"], set(table["joined"])
+        step = min(150, (SIZE[0] - 80) // max(len(seats), 1))
+        r = min(44, step // 2 - 14)
+        for i, seat in enumerate(seats):
+            x = cx + (i - (len(seats) - 1) / 2) * step
+            inside = seat in joined
+            draw.badge(surf, (x, 440), r, seat, GREEN if inside else LIGHTS["off"])
+            draw.tag(surf, t("joined" if inside else "free"), 30, (x, 440 + r + 10), INK,
+                     TEXT if inside else MUTED, "midtop")
+        draw.text(surf, t("lobby_join"), 44, TEXT, "midtop", (cx, 540), width=SIZE[0] - 60)
+        draw.text(surf, t("lobby_start"), 34, MUTED, "midtop", (cx, 594), width=SIZE[0] - 60)
+        missing = table["min_players"] - len(joined)
+        status = t.count("lobby_need", missing) if missing > 0 else t("lobby_ready", n=len(joined))
+        draw.text(surf, status, 44, GOLD, "midtop", (cx, 646), width=SIZE[0] - 60)
+
+    def _menu(self, c: Canvas, box: pygame.Rect) -> None:
+        """The lobby menu's lines, the cursor's framed: the game (‹ name ›), each option and its value, Start."""
+        t, surf, table = c.t, c.surf, c.table
+        menu = table["menu"]
+        lines = menu["lines"]
+        h = min(52, box.h // len(lines))
+        pygame.draw.rect(surf, PANEL, box.inflate(16, 12).move(0, 0).clip(box.inflate(16, 12)), border_radius=14)
+        for i, line in enumerate(lines):
+            row = pygame.Rect(box.x, box.y + i * h, box.w, h - 4)
+            chosen = i == menu["cursor"]
+            if chosen:
+                pygame.draw.rect(surf, PANEL_HI, row, border_radius=10)
+                draw.frame(surf, row, GOLD, 3)
+            if line == "game":
+                label, value = t("menu_game"), f"‹ {t('game_name')} ›"
+            elif line == "start":
+                label, value = t("menu_start"), ""
+            else:
+                value = table["options"].get(line)
+                label = t(f"option_{line}")
+                value = t(f"option_{line}_{_key(value)}") if t.has(f"option_{line}_{_key(value)}") else str(value)
+            draw.text(surf, label, 34, GOLD if chosen else TEXT, "midleft", (row.x + 20, row.centery),
+                      width=row.w // 2 - 30)
+            draw.text(surf, value, 34, TEXT, "midright", (row.right - 20, row.centery), width=row.w // 2 - 10)
+
+    # ------------------------------------------------------------ game over
+
+    def _over(self, c: Canvas) -> None:
+        """The winners, every seat ranked with its points per deal (the view's `history`) and total,
+        and how to play again."""
+        t, surf, view = c.t, c.surf, c.view
+        winners = [c.seat(p) for p in view["winners"]]
+        page = GAMES[c.table["game"]].page
+        c.header(t("game_name"), t("game_over_title"), page.subtitle(c) if hasattr(page, "subtitle") else "")
+        title = t.count("winner", len(winners), seats=t.seats(winners))
+        r = draw.text(surf, title, 76, GOLD, "midtop", (SIZE[0] // 2, HEADER + 18), width=1000)
+        draw.crown(surf, (r.x - 60, r.centery), 34)
+        draw.crown(surf, (r.right + 60, r.centery), 34)
+        history = view.get("history") or []
+        deals = len(history)
+        first, last = 330, 1100
+        step = min(160, (last - 60 - first) // max(deals, 1))
+        top = r.bottom + 20
+        for i in range(deals):
+            draw.text(surf, t("col_hand", hand=i + 1), 30, MUTED, "midbottom", (first + i * step + step // 2, top + 36),
+                      width=step - 10)
+        draw.text(surf, t("col_total"), 30, GOLD, "midbottom", (last + 60, top + 36))
+        ranking = sorted(range(view["players"]), key=lambda p: (-view["totals"][p], p))
+        for p, row in c.seat_rows(ranking, top + 44, SIZE[1] - 64, 84):
+            draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
+            for i, points in enumerate(history):
+                draw.text(surf, str(points[p]), 40, TEXT, "center", (first + i * step + step // 2, row.centery))
+            draw.text(surf, str(view["totals"][p]), 56, TEXT, "center", (last + 60, row.centery))
+            if p in view["winners"]:
+                draw.frame(surf, row)
+                draw.crown(surf, (row.x + 260, row.centery), 22)
+        c.prompt_bar(t("play_again"))
+
+
+def _key(value) -> str:
+    """An option value as a text-key suffix: true/false for booleans, else the value."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
