@@ -16,9 +16,10 @@ import pytest
 
 from table import bench
 from table.cli import main
+from table.games import GAMES
 
 LINE = re.compile(r"seat (\d): (\d+)(  <- winner)?")
-FRAME = re.compile(r"(\d{3})-hand(\d+)-round(\d)-(reveal[0-3]|take|scores|winner)\.png")
+FRAME = re.compile(r"(\d{4})-after(\d{3})-(\w+)\.png")
 
 
 def run(capsys, *argv: str) -> str:
@@ -61,14 +62,15 @@ def test_demo_writes_a_frame_for_every_reveal_step_and_every_hands_scores(demo_f
     parsed = [FRAME.fullmatch(n) for n in names]
     assert all(parsed), [n for n, m in zip(names, parsed) if not m]
     assert [int(m[1]) for m in parsed] == list(range(1, len(names) + 1))   # numbered in order
-    hands = max(int(m[2]) for m in parsed)
+    rounds = max(int(m[2]) for m in parsed)
+    assert rounds % 4 == 0   # whole hands of 4 rounds
     expected = []
-    for hand, rnd in itertools.product(range(1, hands + 1), range(1, 5)):
-        expected += [(hand, rnd, f"reveal{k}") for k in range(4)] + [(hand, rnd, "take")]
-        if rnd == 4:
-            expected.append((hand, rnd, "scores"))
-    expected.append((hands, 4, "winner"))
-    assert [(int(m[2]), int(m[3]), m[4]) for m in parsed] == expected
+    for rnd in range(1, rounds + 1):
+        expected += [(rnd, f"reveal{k}") for k in range(4)] + [(rnd, "take")]
+        if rnd % 4 == 0:
+            expected.append((rnd, "scores"))
+        expected.append((rnd, "over" if rnd == rounds else "table"))   # once the table is clear: what next
+    assert [(int(m[2]), m[3]) for m in parsed] == expected
     for name in (names[0], names[-1], next(n for n in names if "scores" in n)):
         assert pygame.image.load(str(frames / name)).get_size() == (1280, 720)
 
@@ -122,9 +124,9 @@ def test_demo_journal_in_the_new_frames_folder_as_the_readme_shows(tmp_path, cap
     assert (out / "game.sqlite").exists()
 
 
-ENGINE_KEYS = {"game": str, "actions_per_s": int, "games_per_s": float, "actions_per_game": float,
+ENGINE_KEYS = {"actions_per_s": int, "games_per_s": float, "actions_per_game": float,
                "replay_ms_median": float, "replay_ms_max": float}
-PIPELINE_KEYS = {"games_per_s": float, "light_changes": int, "read_to_light_us_p50": float,
+PIPELINE_KEYS = {"game": str, "games_per_s": float, "light_changes": int, "read_to_light_us_p50": float,
                  "read_to_light_us_p99": float, "read_to_light_us_max": float}
 
 
@@ -138,8 +140,10 @@ def check_figures(figures: dict, keys: dict) -> None:
 
 def test_bench_engines_prints_json_with_the_documented_figures(capsys):
     figures = json.loads(run(capsys, "bench", "engines", "--json", "--seconds", "0.2"))
-    check_figures(figures, ENGINE_KEYS)
-    assert figures["game"] == "feira-torio" and figures["actions_per_s"] > 0
+    assert set(figures) == set(GAMES)   # every registered engine
+    for game in figures.values():
+        check_figures(game, ENGINE_KEYS)
+        assert game["actions_per_s"] > 0
 
 
 def test_bench_pipeline_prints_json_with_the_documented_figures(capsys):

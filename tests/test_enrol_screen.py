@@ -13,6 +13,7 @@ from conftest import around
 from table.cli import main
 from table.enrol import BlankTags, Enrolment, Station
 from table.enrol.window import EnrolWindow
+from table.games.feira_torio.faces import Faces
 from table.hardware.simulated import VirtualReader
 from table.screen.draw import GREEN, PANEL, RED, SIZE
 from table.screen.enrol import RESULT, EnrolScreen
@@ -98,7 +99,7 @@ def drawn(drawing, screen: EnrolScreen, enrolment: Enrolment) -> list[tuple[str,
     """What the screen draws side by side: texts, labels, buttons, the card picture, badges."""
     return drawing(lambda: screen.render(enrolment), {
         "text": lambda rect, *a: rect, "tag": lambda rect, *a: rect, "button": lambda _, rect, *a: rect,
-        "card": lambda _, rect, *a: rect, "badge": lambda _, c, r, *a: around(c, r)})
+        "card": lambda _, surf, rect, *a: rect, "badge": lambda _, c, r, *a: around(c, r)}, Faces)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -123,7 +124,7 @@ def test_every_state_renders_without_overlaps(screens, out, drawing, lang, name)
 def test_outcomes_name_the_card(screens):
     fr, en = screens["fr"], screens["en"]
     card = lambda c: Tag("card", DECK, c)
-    assert fr.name(card("TA04")) == fr.cards.card_name("TA04") != fr.name(card("TA05"))
+    assert fr.name(card("TA04")) == fr.faces.name("TA04", fr.t.game("feira-torio")) != fr.name(card("TA05"))
     assert fr.outcome_text(refused()) == f"Refusé : ce tag est déjà {fr.name(card('TA04'))}."
     assert en.outcome_text(retired()).startswith(f"Refused: this tag was retired (it was {en.name(card('VA03'))},")
     assert en.outcome_text(other_deck()) == "Refused: this tag is a card of another game (other-game, X01)."
@@ -230,6 +231,7 @@ def test_cardtable_enrol_opens_the_station_and_resumes(capsys, tmp_path):
 
 def test_the_registry_lives_beside_the_journal(monkeypatch, capsys, tmp_path):
     import importlib
+
     import table.cli
     monkeypatch.setenv("CARDTABLE_STATE", str(tmp_path / "state"))
     cli = importlib.reload(table.cli)

@@ -136,9 +136,11 @@ def test_replay_json_of_a_finished_game_is_the_live_sessions_public_state(game_j
     files, cuts = game_journals
     got = replay_json(capsys, files["end"])
     assert got == as_json(cuts["end"])
-    assert {"game", "phase", "hand", "totals", "holdings", "centre"} <= set(got)
+    assert {"game", "phase", "hand", "totals", "holdings", "centre", "first_bid", "discards", "scores",
+            "history", "seats"} <= set(got)
     assert got["game"] == "feira-torio" and got["phase"] == "over"
-    assert set(got["totals"]) == set(got["holdings"]) == {"2", "3", "5", "6"}
+    assert set(got["totals"]) == {"2", "3", "5", "6"} and got["seats"] == [2, 3, 5, 6]
+    assert len(got["holdings"]) == len(got["scores"]) == 4   # per player: player p sits at seats[p]
     assert all(isinstance(t, int) for t in got["totals"].values())
     assert got["winners"] and all(got["totals"][str(w)] == max(got["totals"].values()) for w in got["winners"])
 
@@ -150,15 +152,15 @@ def test_replay_json_mid_game_is_the_public_state_at_that_point(game_journals, c
     assert got == as_json(cuts[cut])
     assert got["phase"] in ("lots", "bidding")
     if cut == "bidding":
-        committed = [c for row in got["committed"].values() for c in row]
+        committed = [c for row in got["committed"] for c in row]
         assert any(committed) and not all(committed)
-        assert all(isinstance(h, list) or h is None for h in got["holdings"].values())
+        assert all(isinstance(h, list) or h is None for h in got["holdings"])
 
 
 def test_replay_of_a_journal_still_in_the_lobby(game_journals, capsys):
     files, cuts = game_journals
     got = replay_json(capsys, files["lobby"])
-    assert got == {"game": "feira-torio", "phase": "lobby", "joined": [2, 3]} == as_json(cuts["lobby"])
+    assert got == {"game": "feira-torio", "phase": "lobby", "joined": [2, 3], "options": {}} == as_json(cuts["lobby"])
 
 
 def test_replay_without_json_prints_the_same_state_indented(game_journals, capsys):

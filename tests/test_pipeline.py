@@ -141,14 +141,15 @@ def test_one_round_from_raw_reads_to_seat_pins_and_screen_frames(tmp_path, long_
         table_view = sim.table.table_view()
         assert table_view["lights"][4] == "your_turn"
         pages = screen.pages(table_view)
-        assert pages == [("reveal", 0), ("reveal", 1), ("reveal", 2), ("reveal", 3), ("take", None)]
+        # the table is clear again: after the reveal, the table page with the dealer's prompt
+        assert pages == [("reveal", 0), ("reveal", 1), ("reveal", 2), ("reveal", 3), ("take", None), ("table", None)]
         for page, step in pages:
             frame = screen.render(table_view, page, step)
             assert frame.get_size() == (1280, 720)
             path = tmp_path / f"{page}{step if step is not None else ''}.png"
             pygame.image.save(frame, str(path))
             assert pygame.image.load(str(path)).get_size() == (1280, 720)
-        assert len(list(tmp_path.glob("*.png"))) == 5
+        assert len(list(tmp_path.glob("*.png"))) == 6
     finally:
         sim.close()
 
@@ -189,7 +190,7 @@ def test_the_final_frames_render_from_the_table_view(whole_game, tmp_path):
     for lang in ("fr", "en"):
         screen = Screen(lang)
         pages = screen.pages(view)
-        assert pages[-2:] == [("scores", None), ("winner", None)]
+        assert pages[-2:] == [("scores", None), ("over", None)]
         for page, step in pages:
             frame = screen.render(view, page, step)
             assert frame.get_size() == (1280, 720)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from table.games.feira_torio.rules import LOTS, observe, resolution_order, unseen
+from table.games.feira_torio.rules import INFO, LOTS, observe, resolution_order, unseen
 from table.sim import world
 from table.sim.simulated_table import SimulatedTable
 from table.sim.world import CannotDo
@@ -142,7 +142,7 @@ class Players:
         session, world = self.sim.session, self.world
         if session.state is None:
             free = [s for s in self.seats if s not in session.joined]
-            if len(session.joined) < session.game.info.players.start and free:
+            if len(session.joined) < INFO.players.start and free:
                 world.join(free[0])
             elif session.joined:
                 world.press(session.joined[0], "ok")
