@@ -126,7 +126,8 @@ class Screen:
         menu = table["menu"]
         lines = menu["lines"]
         h = min(52, box.h // len(lines))
-        pygame.draw.rect(surf, PANEL, box.inflate(16, 12).move(0, 0).clip(box.inflate(16, 12)), border_radius=14)
+        pygame.draw.rect(surf, PANEL, pygame.Rect(box.x, box.y, box.w, h * len(lines)).inflate(16, 12),
+                         border_radius=14)
         for i, line in enumerate(lines):
             row = pygame.Rect(box.x, box.y + i * h, box.w, h - 4)
             chosen = i == menu["cursor"]
