@@ -18,7 +18,8 @@ Players are numbered clockwise; "left" is the next one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from bisect import bisect_left
+from itertools import repeat
 from typing import Any, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
@@ -98,6 +99,8 @@ class Tables:
     play: tuple[Mapping[str, Play], ...]
     take: tuple[Mapping[str, Take], ...]
     draw: tuple[DrawFirst, ...]
+    turn: tuple[Need, ...]                  # a seat's public turn, per seat
+    draw_need: Mapping[int, Need]           # the table draw, per player count
 
 
 _TABLES: dict[int, Tables] = {}
@@ -117,6 +120,9 @@ def tables(deck: RankedDeck) -> Tables:
         play=tuple({c: Play(p, c) for c in order} for p in seats),
         take=tuple({c: Take(p, c) for c in order} for p in seats),
         draw=tuple(DrawFirst(p) for p in seats),
+        turn=tuple(Need(players=(p,)) for p in seats),
+        draw_need={n: Need(chance=True, outcomes=tuple(map(str, range(n))), by=None, table_draw=True)
+                   for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)},
     )
     _TABLES[id(deck)] = found
     return found
@@ -151,7 +157,6 @@ class Step:
                                             # "lower": it takes every centre card lower than itself
     targets: tuple[str, ...]                # the centre cards this rank could take
     taken: tuple[Taken, ...]                # in order (a tie: one card at a time)
-    centre: tuple[str, ...]                 # the centre after the step (the played cards joined it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +164,7 @@ class Resolution:
     """The capture of a round, complete or waiting for a tied player's pick."""
 
     steps: tuple[Step, ...]                 # finished steps
-    tie: Step | None                        # the tie waiting for a pick (taken so far; centre now)
+    tie: Step | None                        # the tie waiting for a pick (its picks so far)
     picker: int | None
     left: tuple[str, ...]                   # the tie's targets still to take
     gains: tuple[frozenset[str], ...]       # per player, the cards taken known by id (complete only)
@@ -233,22 +238,34 @@ class State:
     phase: str                              # register, draw, centre, play, pick, over
     hands: tuple[frozenset[str], ...]       # each hand's cards known by id (registered, captured)
     pools: tuple[Pool, ...]
-    pile: frozenset[str]                    # cards not known to be anywhere (register: not yet registered)
+    pile: tuple[str, ...]                   # cards not known to be anywhere, sorted (register: not registered)
     centre: tuple[str, ...]                 # this round's shown cards, in order
     played: tuple[tuple[int, str], ...]     # this round's plays, in order
     round: Round
     deal: Deal
 
 
-_FIELD_SETTERS = tuple((f.name, getattr(State, f.name).__set__) for f in fields(State))
-_field_values = attrgetter(*(name for name, _ in _FIELD_SETTERS))
+_SETTERS = {f.name: getattr(State, f.name).__set__ for f in fields(State)}
+(_set_tables, _set_players, _set_phase, _set_hands, _set_pools, _set_pile, _set_centre, _set_played, _set_round,
+ _set_deal) = _SETTERS.values()
+_new = object.__new__
 
 
 def _evolve(state: State, **changes: Any) -> State:
     """`dataclasses.replace` for a State, at a third of its cost: it runs on every action."""
-    new = object.__new__(State)
-    for (name, set_field), value in zip(_FIELD_SETTERS, _field_values(state)):
-        set_field(new, changes.get(name, value))
+    new = _new(State)
+    _set_tables(new, state.tables)
+    _set_players(new, state.players)
+    _set_phase(new, state.phase)
+    _set_hands(new, state.hands)
+    _set_pools(new, state.pools)
+    _set_pile(new, state.pile)
+    _set_centre(new, state.centre)
+    _set_played(new, state.played)
+    _set_round(new, state.round)
+    _set_deal(new, state.deal)
+    for name, value in changes.items():
+        _SETTERS[name](new, value)
     return new
 
 
@@ -270,7 +287,7 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
 
 
 def _new_deal(t: Tables, players: int, deal: Deal) -> State:
-    return State(t, players, "register", (frozenset(),) * players, (), frozenset(t.order), (), (), Round(), deal)
+    return State(t, players, "register", (frozenset(),) * players, (), t.order, (), (), Round(), deal)
 
 
 def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any] | None,
@@ -324,22 +341,29 @@ def clockwise(players: int, first: int) -> tuple[int, ...]:
 
 def play_order(state: State, first: int) -> tuple[int, ...]:
     """The seats that play a round begun by `first`: clockwise, skipping empty hands (P1)."""
-    return tuple(p for p in clockwise(state.players, first) if hand_count(state, p))
+    return _order(state.hands, state.pools, first)
+
+
+def _order(hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...], first: int) -> tuple[int, ...]:
+    n = len(hands)
+    seats = [(first + i) % n for i in range(n)]
+    if pools:
+        return tuple([p for p in seats if hands[p] or any(pool.shares[p] for pool in pools)])
+    return tuple([p for p in seats if hands[p]])
 
 
 def need(state: State) -> Need:
     phase = state.phase
     if phase == "play":
-        return Need(players=(state.round.order[len(state.played)],))
+        return state.tables.turn[state.round.order[len(state.played)]]
     if phase == "centre":
-        pile = state.pile
-        return Need(chance=True, outcomes=tuple([c for c in state.tables.order if c in pile]), by=state.deal.dealer)
+        return Need(chance=True, outcomes=state.pile, by=state.deal.dealer)
     if phase == "register":
         return Need(players=tuple([p for p, h in enumerate(state.hands) if len(h) < HAND]), simultaneous=True)
     if phase == "pick":
-        return Need(players=(state.round.work.picker,))
+        return state.tables.turn[state.round.work.picker]
     if phase == "draw":
-        return Need(chance=True, outcomes=tuple(str(p) for p in range(state.players)), by=None, table_draw=True)
+        return state.tables.draw_need[state.players]
     return Need()
 
 
@@ -410,16 +434,13 @@ def legal_actions(state: State) -> list[Action]:
         cards = playable(state, player) if state.pools else sorted(state.hands[player])
         return list(map(t.play[player].__getitem__, cards))
     if phase == "centre":
-        pile = state.pile
-        show = t.show
-        return [show[c] for c in t.order if c in pile]
+        return list(map(t.show.__getitem__, state.pile))
     if phase == "register":
         pile = state.pile
-        free = [c for c in t.order if c in pile]
         actions: list[Action] = []
         for player, hand in enumerate(state.hands):
             if len(hand) < HAND:
-                actions += map(t.register[player].__getitem__, free)
+                actions += map(t.register[player].__getitem__, pile)
         return actions
     if phase == "pick":
         work = state.round.work
@@ -443,14 +464,20 @@ def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], playe
     are of one rank they are shared out in turn without a pick.
     """
     chosen = iter(chosen)
-    groups: dict[int, list[tuple[int, str]]] = {}
+    groups: dict[int, list] = {}
     for player, card in played:
         r = rank[card]
-        if r in groups:
-            groups[r].append((player, card))
+        group = groups.get(r)
+        if group is None:
+            groups[r] = [player, card]
         else:
-            groups[r] = [(player, card)]
-    centre = list(shown)
+            group += (player, card)
+    # The centre sorted by rank, as parallel lists of ranks and cards. From the second step on, every
+    # centre card lower than the rank firing is taken, so what stays is a suffix and the played cards
+    # joining (of the rank that fired) go in front.
+    pairs = sorted([(rank[c], c) for c in shown])
+    ranks = [q for q, _ in pairs]
+    ids = [c for _, c in pairs]
     gains: list[list[str]] = [[] for _ in range(players)]
     pools: list[Pool] = []
     steps: list[Step] = []
@@ -458,59 +485,73 @@ def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], playe
     rule = "highest"
     for r in sorted(groups):
         group = groups[r]
-        who = tuple([p for p, _ in group])
-        cards = tuple([c for _, c in group])
         if rule == "highest":
-            top = max([rank[c] for c in centre])
-            targets = tuple([c for c in centre if rank[c] == top])
+            k = bisect_left(ranks, ranks[-1])
+            targets, target_ranks = tuple(ids[k:]), ranks[k:]
+            at = bisect_left(ranks, r, 0, k)
+            ranks = ranks[:at] + [r] * (len(group) // 2) + ranks[at:k]
+            ids = ids[:at] + group[1::2] + ids[at:k]
         else:
-            targets = tuple([c for c in centre if rank[c] < r])
-        if len(who) == 1:
-            player = who[0]
-            taken = tuple([(player, c, rank[c], "all") for c in targets])
+            k = bisect_left(ranks, r)
+            targets, target_ranks = tuple(ids[:k]), ranks[:k]
+            ranks = [r] * (len(group) // 2) + ranks[k:]
+            ids = group[1::2] + ids[k:]
+        if len(group) == 2:
+            player, card = group
             if targets:
                 gains[player] += targets
                 last = player
-        else:
-            left = list(targets)
-            picks: list[Taken] = []
-            turn_ = 0
-            while left:
-                picker = who[turn_ % len(who)]
-                if len({rank[c] for c in left}) > 1:
-                    card = next(chosen, None)
-                    if card is None:
-                        now = tuple([c for c in centre if c in left or c not in targets])
-                        tie = Step(r, who, cards, rule, targets, tuple(picks), now)
-                        return Resolution(tuple(steps), tie, picker, tuple(left), (), (), last, ())
-                    left.remove(card)
-                    picks.append((picker, card, rank[card], "chose"))
-                    gains[picker].append(card)
-                    last = picker
-                    turn_ += 1
-                    continue
-                receivers = [who[(turn_ + k) % len(who)] for k in range(len(left))]
-                r_left = rank[left[0]]
-                if len(set(receivers)) == 1:
-                    gains[receivers[0]] += left
-                    picks += [(p, c, r_left, "auto") for p, c in zip(receivers, left)]
-                else:
-                    shares = [0] * players
-                    for p in receivers:
-                        shares[p] += 1
-                    pools.append(Pool(frozenset(left), r_left, tuple(shares)))
-                    picks += [(p, None, r_left, "auto") for p in receivers]
-                last = receivers[-1]
-                left = []
-            taken = tuple(picks)
-        if targets:
-            gone = set(targets)
-            centre = [c for c in centre if c not in gone]
-        centre += cards
-        steps.append(Step(r, who, cards, rule, targets, taken, tuple(centre)))
+                taken = tuple(zip(repeat(player), targets, target_ranks, repeat("all")))
+            else:
+                taken = ()
+            steps.append(Step(r, (player,), (card,), rule, targets, taken))
+            rule = "lower"
+            continue
+        who, cards = tuple(group[0::2]), tuple(group[1::2])
+        left = list(zip(target_ranks, targets))
+        picks: list[Taken] = []
+        turn_ = 0
+        while left:
+            picker = who[turn_ % len(who)]
+            q = left[0][0]
+            if q != left[-1][0]:                # the targets left are sorted by rank: several ranks
+                card = next(chosen, None)
+                if card is None:
+                    tie = Step(r, who, cards, rule, targets, tuple(picks))
+                    return Resolution(tuple(steps), tie, picker, tuple([c for _, c in left]), (), (), last, ())
+                left = [x for x in left if x[1] != card]
+                picks.append((picker, card, rank[card], "chose"))
+                gains[picker].append(card)
+                last = picker
+                turn_ += 1
+                continue
+            receivers = [who[(turn_ + i) % len(who)] for i in range(len(left))]
+            if len(set(receivers)) == 1:
+                gains[picker] += [c for _, c in left]
+                picks += [(picker, c, q, "auto") for _, c in left]
+            else:
+                shares = [0] * players
+                for p in receivers:
+                    shares[p] += 1
+                pools.append(Pool(frozenset([c for _, c in left]), q, tuple(shares)))
+                picks += [(p, None, q, "auto") for p in receivers]
+            last = receivers[-1]
+            left = ()
+        steps.append(Step(r, who, cards, rule, targets, tuple(picks)))
         rule = "lower"
-    return Resolution(tuple(steps), None, None, (), tuple(map(frozenset, gains)), tuple(pools), last,
-                      tuple(centre))
+    return Resolution(tuple(steps), None, None, (), tuple([frozenset(g) for g in gains]), tuple(pools), last,
+                      tuple(ids))
+
+
+def centre_after(shown: Iterable[str], steps: Iterable[Step]) -> list[list[str]]:
+    """The centre after each step: its targets taken, its played cards joined (for the step-by-step view)."""
+    centre = list(shown)
+    result = []
+    for step in steps:
+        gone = set(step.targets)
+        centre = [c for c in centre if c not in gone] + list(step.cards)
+        result.append(centre)
+    return result
 
 
 def score(ranks: tuple[int, ...], holdings: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], ...],
@@ -563,13 +604,13 @@ def apply(state: State, action: Action) -> State:
         case Show(card):
             centre = state.centre + (card,)
             if len(centre) < CENTRE:
-                return _evolve(state, centre=centre, pile=state.pile - {card})
+                return _evolve(state, centre=centre, pile=_without(state.pile, card))
             r = state.round
-            return _evolve(state, centre=centre, pile=state.pile - {card}, phase="play",
+            return _evolve(state, centre=centre, pile=_without(state.pile, card), phase="play",
                            round=Round(r.number, r.first, r.reason, r.order, (), None, r.discard, r.log, None))
         case Register(player, card):
             hands = state.hands[:player] + (state.hands[player] | {card},) + state.hands[player + 1:]
-            pile = state.pile - {card}
+            pile = _without(state.pile, card)
             if len(pile) > len(state.tables.order) - HAND * state.players:
                 return _evolve(state, hands=hands, pile=pile)
             return _evolve(state, hands=hands, pile=pile, phase="draw")
@@ -581,6 +622,11 @@ def apply(state: State, action: Action) -> State:
             return _evolve(state, phase="centre",
                            round=Round(r.number, player, "draw", order, (), None, r.discard, r.log, None))
     raise TypeError(f"not a Sweep action: {action!r}")
+
+
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1:]
 
 
 def _from_pool(state: State, player: int, card: str) -> tuple[tuple[frozenset[str], ...], tuple[Pool, ...]]:
@@ -609,17 +655,19 @@ def _capture(state: State, r: Round, pick: tuple[tuple[int, str], ...] = ()) -> 
                        round=Round(r.number, r.first, r.reason, r.order, chosen, res, r.discard, r.log, r.last))
     n = state.players
     hands = tuple([h | g if g else h for h, g in zip(state.hands, res.gains)])
+    pools = state.pools + res.pools
     skipped = tuple([p for p in clockwise(n, r.first) if p not in r.order])
     record = RoundLog(state.deal.number, r.number, r.first, r.reason, r.order, skipped, state.centre,
                       state.played, res.steps, res.last_taker, res.leftover)
     discard = r.discard.union(res.leftover)
-    state = _evolve(state, hands=hands, pools=state.pools + res.pools, centre=(), played=())
+    log = r.log + (record,)
     if r.number < ROUNDS[n]:
         first = res.last_taker
-        return _evolve(state, phase="centre", round=Round(r.number + 1, first, "last_taker", play_order(state, first),
-                                                          (), None, discard, r.log + (record,), record))
-    state = _evolve(state, round=Round(r.number, r.first, r.reason, (), (), None, discard, r.log + (record,), record))
-    return _end_deal(state)
+        order = _order(hands, pools, first)
+        return _evolve(state, phase="centre", hands=hands, pools=pools, centre=(), played=(),
+                       round=Round(r.number + 1, first, "last_taker", order, (), None, discard, log, record))
+    return _end_deal(_evolve(state, hands=hands, pools=pools, centre=(), played=(),
+                             round=Round(r.number, r.first, r.reason, (), (), None, discard, log, record)))
 
 
 def _end_deal(state: State) -> State:
@@ -670,7 +718,7 @@ def observe(state: State, player: int | None) -> dict:
         "pile": len(state.pile) if state.phase != "register" else CENTRE * ROUNDS[n],
         "centre": list(state.centre),
         "played": [[p, c] for p, c in state.played],
-        "capture": _work_view(r.work) if r.work is not None else None,
+        "capture": _work_view(state.centre, r.work) if r.work is not None else None,
         "log": [_round_view(x) for x in r.log],
         "last_round": _round_view(r.last) if r.last is not None else None,
         "discards": len(r.discard),
@@ -691,15 +739,20 @@ def _taken_view(t: Taken) -> dict:
     return {"player": t[0], "card": t[1], "rank": t[2], "how": t[3]}
 
 
-def _step_view(s: Step) -> dict:
+def _step_view(s: Step, centre: list[str]) -> dict:
     return {"rank": s.rank, "players": list(s.players), "cards": list(s.cards), "tied": len(s.players) > 1,
             "rule": s.rule, "targets": list(s.targets), "taken": [_taken_view(t) for t in s.taken],
-            "centre": list(s.centre)}
+            "centre": centre}
 
 
-def _work_view(w: Resolution) -> dict:
-    return {"steps": [_step_view(s) for s in w.steps], "tie": _step_view(w.tie), "picker": w.picker,
-            "left": list(w.left)}
+def _work_view(shown: tuple[str, ...], w: Resolution) -> dict:
+    """The capture so far while a tied player picks: the steps done, the tie, the centre now."""
+    centres = centre_after(shown, w.steps)
+    before = centres[-1] if centres else list(shown)
+    picked = {t[1] for t in w.tie.taken}
+    now = [c for c in before if c not in picked]
+    return {"steps": [_step_view(s, c) for s, c in zip(w.steps, centres)], "tie": _step_view(w.tie, now),
+            "picker": w.picker, "left": list(w.left)}
 
 
 def _round_view(r: RoundLog) -> dict:
@@ -710,7 +763,8 @@ def _round_view(r: RoundLog) -> dict:
     return {
         "deal": r.deal, "round": r.round, "first": r.first, "reason": r.reason, "order": list(r.order),
         "skipped": list(r.skipped), "centre": list(r.centre), "played": [[p, c] for p, c in r.played],
-        "steps": [_step_view(s) for s in r.steps], "last_taker": r.last_taker, "discarded": list(r.discarded),
+        "steps": [_step_view(s, c) for s, c in zip(r.steps, centre_after(r.centre, r.steps))],
+        "last_taker": r.last_taker, "discarded": list(r.discarded),
         "took": [[p, sorted(ranks)] for p, ranks in sorted(took.items())],
     }
 

@@ -1,0 +1,48 @@
+"""Five Cards bots: a pure seeded strategy deciding from a seat's view (TABLE-PROTOCOLS 8.4).
+
+The only decision is the column. Each legal column is worth the target times
+the change the card makes to "I win this column" (losing 0, tied 1/2, winning
+1), plus a little for widening a lead still below 10; a column already won by
+more than 10 is avoided; ties go to the higher target. Anything else (a chance
+outcome) is picked at random.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from table.games.five_cards.rules import Place
+
+SAFE_MARGIN = 10
+
+
+def _standing(mine: int, theirs: int) -> float:
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def column_value(target: int, mine: int, theirs: int, card: int) -> float:
+    """What putting a card of rank `card` on my side of a column is worth to me."""
+    lead = mine - theirs
+    if lead > SAFE_MARGIN:
+        return -1000.0 + target / 100
+    value = target * (_standing(mine + card, theirs) - _standing(mine, theirs))
+    if 0 < lead + card and lead < SAFE_MARGIN:
+        # securing a margin below 10: a share of the target for the part of the card that widens it
+        value += target * 0.25 * (min(lead + card, SAFE_MARGIN) - max(lead, 0)) / SAFE_MARGIN
+    return value
+
+
+def choose(view: dict[str, Any], legal: list, rng: random.Random):
+    """The action this seat takes among `legal` (its legal actions), from its own view only."""
+    places = [a for a in legal if isinstance(a, Place)]
+    if not places:
+        return rng.choice(legal)
+    me = view["seat"]
+    card = view["last_draw"]["rank"]
+    columns = view["columns"]
+
+    def value(action: Place) -> tuple[float, int]:
+        col = columns[action.column]
+        return column_value(col["rank"], col["sums"][me], col["sums"][1 - me], card), col["rank"]
+
+    return max(places, key=value)
