@@ -181,6 +181,7 @@ class TableSession:
         seats = sorted(self.joined)
         self._accept(by, "start", {"game": info.name, "options": dict(self.menu.options), "seats": seats,
                                    "first": seats.index(first_seat)})
+        self._draw_for_the_table()   # a game may begin with a draw no card carries
 
     def _play(self, seat: int | None, action: Any) -> None:
         if action is None:
