@@ -47,11 +47,11 @@ def _read_again(state: State, player: int, card: str) -> bool:
         return False
     if any(card in state.sides[2 * c + player] for c in range(len(state.targets))):
         return True
+    # the card that ended the last round, until the next round shows it on the centre pad
     result = state.match.result
-    if result is not None and state.phase in ("setup", "over") and card not in state.round.shown:
-        ender = result.ender
-        return ender.player == player and ender.card == card
-    return False
+    if result is None or (result.ender.player, result.ender.card) != (player, card):
+        return False
+    return state.phase == "over" or (state.phase == "setup" and card not in state.round.shown)
 
 
 def acts_for(state: State, action: Action, shape: PadShape) -> tuple[Act, ...]:

@@ -232,7 +232,8 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
     # Five targets need five ranks; a column holds each rank once, so at most 5 * (ranks - 1) cards are
     # ever placed: with more cards than that plus the targets, the deck never runs out (Pairs: 55 > 50).
     if ranks < COLUMNS or len(t.order) <= COLUMNS * ranks:
-        raise ValueError(f"Five Cards needs at least {COLUMNS} ranks and more than {COLUMNS} cards per rank")
+        raise ValueError(f"Five Cards needs at least {COLUMNS} ranks and more than {COLUMNS} cards a rank"
+                         " on average")
     return State(tables=t, first=first, pile=t.full)
 
 
@@ -253,11 +254,6 @@ def legal_columns(state: State, card: str) -> list[int]:
     """The columns `card` may go in: its rank is not there yet (target, either side)."""
     bit = 1 << state.tables.rank[card]
     return [c for c, mask in enumerate(state.masks) if not mask & bit]
-
-
-def on_side(state: State, column: int, player: int) -> tuple[str, ...]:
-    """The cards on `player`'s side of `column`, in the order placed."""
-    return state.sides[2 * column + player]
 
 
 def deck_cards(state: State) -> tuple[str, ...]:
@@ -315,7 +311,8 @@ def check(state: State, action: Action) -> Refusal | None:
             if not isinstance(column, int) or not 0 <= column < COLUMNS:
                 return Refusal.of("no_such_column", column=column, player=player)
             if state.masks[column] >> state.tables.rank[state.drawn] & 1:
-                return Refusal.of("column_not_legal", column=column, player=player)
+                return Refusal.of("column_not_legal", column=column, player=player,
+                                  target=state.tables.rank[state.targets[column]])
             return None
         case Show(card):
             if phase != "setup":
@@ -364,7 +361,7 @@ def apply(state: State, action: Action) -> State:
                 return _place(state, player, card, legal[0], "auto", pile)
             if legal:
                 return _evolve(state, phase="place", drawn=card, pile=pile)
-            return _end_round(state, Turn(player, card, None, "blocked"))
+            return _end_round(state, Turn(player, card, None, "blocked"), pile)
         case Place(player, column):
             return _place(state, player, state.drawn, column, "chosen", state.pile)
         case Show(card):
@@ -450,7 +447,8 @@ def winners_of(totals: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(p for p, total in enumerate(totals) if total == top)
 
 
-def _end_round(state: State, ender: Turn) -> State:
+def _end_round(state: State, ender: Turn, pile: bytes) -> State:
+    """Score the columns (the ender is set aside); the game ends, or a fresh round's setup begins."""
     rank = state.tables.rank
     columns = []
     for c, target in enumerate(state.targets):
@@ -464,7 +462,7 @@ def _end_round(state: State, ender: Turn) -> State:
     winners = winners_of(totals)
     if winners:
         return _evolve(state, phase="over", match=Match(totals, result, history, winners),
-                       turns=state.turns + (ender,), drawn=None, active=None)
+                       pile=pile, turns=state.turns + (ender,), drawn=None, active=None)
     starter, reason = next_starter(scores, state.round.starter)
     return State(tables=state.tables, first=state.first, round=Round(state.round.number + 1, starter, reason),
                  match=Match(totals, result, history), pile=state.tables.full)
