@@ -21,6 +21,7 @@ Players are numbered clockwise; "left" is the next one.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, Iterable, Mapping
@@ -201,7 +202,7 @@ class Match:
     deal: int                               # 1-based
     dealer: int                             # deals the cards (the starting seat, then one seat left each deal)
     totals: tuple[int, ...]
-    scores: DealScore | None                # the latest finished deal
+    scores: tuple[DealScore, ...]           # every finished deal, in order
     history: tuple[tuple[int, ...], ...]    # every finished deal's points
     winners: tuple[int, ...]
 
@@ -279,7 +280,7 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
     if len(t.order) != size:
         raise ValueError(f"the deck has {len(t.order)} cards, Venture needs {size}")
     match = Match(draft=bool(options["draft"]), deals=int(options["deals"]), deal=1, dealer=first,
-                  totals=(0,) * players, scores=None, history=(), winners=())
+                  totals=(0,) * players, scores=(), history=(), winners=())
     return _start_deal(t, players, match, None)
 
 
@@ -392,13 +393,12 @@ def apply(state: State, action: Action) -> State:
             free = state.free
             i = free.index(card)
             j = i + 1
-            offers = tuple([o[:i] + o[j:] if o else o for o in state.offers])
-            offers = offers[:player] + ((),) + offers[player + 1:]
-            state = _make(state.tables, state.players, "bidding", state.round, bids, state.pool, free[:i] + free[j:],
-                          offers, False, state.board, state.match)
-            if None in bids:
-                return state
-            return _end_round(state)
+            if None not in bids:
+                return _end_round(state, bids, free[:i] + free[j:])
+            offers = [o[:i] + o[j:] if o else o for o in state.offers]
+            offers[player] = ()
+            return _make(state.tables, state.players, "bidding", state.round, bids, state.pool, free[:i] + free[j:],
+                         tuple(offers), False, state.board, state.match)
         case Show(card):
             t, pool = state.tables, state.pool
             i = pool.index(card)
@@ -428,13 +428,16 @@ def _by_rank(t: Tables, cards: Iterable[str]) -> tuple[str, ...]:
 RawStep = tuple[int, tuple[tuple[int, str], ...], str, "int | None", tuple[str, ...], "int | None", "int | None"]
 
 
-def _fire(t: Tables, centre: Iterable[str], bids: tuple[str, ...]) -> list[RawStep]:
-    """The firing of one round's revealed bids (one per player) on this centre, lowest rank first.
+def _fire(t: Tables, centre: tuple[str, ...], bids: tuple[str, ...]) -> tuple[list[RawStep], list[str]]:
+    """The firing of one round's revealed bids (one per player) on this centre (by rank), lowest rank first;
+    and the cards left on the table after it, by rank.
 
     P3 as settled by PR-VE1 and PR-VE2: tied ranks miss; the lowest rank, only
     when not tied, takes every card of the highest rank on the table (centre
     and bids); every other rank takes every card of lower rank on the table; a
-    rank already captured does not fire. Cards stay on the table until taken.
+    rank already captured does not fire. Cards stay on the table until taken,
+    so the table sorted by rank loses a suffix (the highest rank) or a prefix
+    (every lower rank) at each capture.
     """
     rank, key = t.rank, t.key.__getitem__
     groups: dict[int, list[tuple[int, str]]] = {}
@@ -444,15 +447,14 @@ def _fire(t: Tables, centre: Iterable[str], bids: tuple[str, ...]) -> list[RawSt
             groups[r].append((player, card))
         else:
             groups[r] = [(player, card)]
-    table = {c: rank[c] for c in centre}
-    for c in bids:
-        table[c] = rank[c]
+    table = sorted(centre + bids, key=key)
+    ranks = [rank[c] for c in table]
     taken_at: dict[str, tuple[int, int]] = {}          # card -> (taker, step index)
     steps: list[RawStep] = []
     for index, r in enumerate(sorted(groups)):
         group = tuple(groups[r])
         first = group[0][1]
-        if first not in table:
+        if first in taken_at:
             by, by_step = taken_at[first]
             steps.append((r, group, "captured", None, (), by, by_step))
         elif len(group) > 1:
@@ -460,52 +462,49 @@ def _fire(t: Tables, centre: Iterable[str], bids: tuple[str, ...]) -> list[RawSt
         else:
             taker = group[0][0]
             if index == 0:
-                top = max(table.values())
-                taken = sorted([c for c, cr in table.items() if cr == top], key=key)
+                cut = bisect_left(ranks, ranks[-1])
+                taken = table[cut:]
+                del table[cut:], ranks[cut:]
                 result = "highest"
             else:
-                taken = sorted([c for c, cr in table.items() if cr < r], key=key)
+                cut = bisect_left(ranks, r)
+                taken = table[:cut]
+                del table[:cut], ranks[:cut]
                 result = "lower"
             for c in taken:
-                del table[c]
                 taken_at[c] = (taker, index)
             steps.append((r, group, result, taker, tuple(taken), None, None))
-    return steps
+    return steps, table
 
 
 def fire(t: Tables, centre: Iterable[str], bids: tuple[str, ...]) -> tuple[Step, ...]:
     """The firing of one round's revealed bids (`bids[p]`: player p's card) on this centre, step by step."""
-    return tuple(Step(*raw) for raw in _fire(t, centre, bids))
+    return tuple(Step(*raw) for raw in _fire(t, tuple(centre), tuple(bids))[0])
 
 
 def outcome(t: Tables, log: RoundLog) -> Outcome:
     """What a finished round did: its steps, each seat's gains, the bids that joined the centre, the centre after."""
-    steps = fire(t, log.centre, log.bids)
+    raw, left = _fire(t, log.centre, log.bids)
+    steps = tuple(Step(*r) for r in raw)
     gains: list[tuple[str, ...]] = [()] * len(log.bids)
-    gone: set[str] = set()
     for step in steps:
         if step.taker is not None:
             gains[step.taker] = step.taken
-            gone.update(step.taken)
-    to_centre = _by_rank(t, [c for c in log.bids if c not in gone])
-    centre = _by_rank(t, [c for c in log.centre if c not in gone] + list(to_centre))
-    return Outcome(steps, tuple(gains), to_centre, centre)
+    to_centre = tuple(c for c in left if c in log.bids)
+    return Outcome(steps, tuple(gains), to_centre, tuple(left))
 
 
-def _end_round(state: State) -> State:
+def _end_round(state: State, bids: tuple[str, ...], pool: tuple[str, ...]) -> State:
+    """The round's last bid is in (`bids`; `pool`: the cards still unseen): fire, then the next round or deal."""
     t = state.tables
-    bids = state.bids
     b = state.board
     piles = list(b.piles)
-    gone: set[str] = set()
-    for _, _, _, taker, taken, _, _ in _fire(t, b.centre, bids):
+    steps, centre = _fire(t, b.centre, bids)
+    for _, _, _, taker, taken, _, _ in steps:
         if taken:
             piles[taker] = _by_rank(t, piles[taker] + taken)
-            gone.update(taken)
-    centre = _by_rank(t, [c for c in (*b.centre, *bids) if c not in gone])
     record = RoundLog(state.match.deal, state.round, bids, b.centre)
-    board = Board(b.drafted, b.slug, centre, tuple(piles), b.log + (record,), record)
-    pool = state.free
+    board = Board(b.drafted, b.slug, tuple(centre), tuple(piles), b.log + (record,), record)
     if state.round < HAND[state.players]:
         return _make(t, state.players, "bidding", state.round + 1, (None,) * state.players, pool, pool,
                      _offers(t, state.players, pool), True, board, state.match)
@@ -549,7 +548,7 @@ def _end_deal(t: Tables, players: int, round: int, board: Board, match: Match) -
     centre = board.centre
     scored = tuple([points(t.sizes, t.rank, pile, centre) for pile in board.piles])
     totals = tuple([a + b for a, b in zip(match.totals, scored)])
-    scores = DealScore(match.deal, centre, board.piles, scored)
+    scores = match.scores + (DealScore(match.deal, centre, board.piles, scored),)
     history = match.history + (scored,)
     if match.deal >= match.deals:
         top = max(totals)
@@ -592,7 +591,8 @@ def observe(state: State, player: int | None) -> dict:
         "pile_counts": [len(pile) for pile in board.piles],
         "rounds_log": [_round_view(t, r) for r in board.log],
         "last_round": _round_view(t, board.last) if board.last is not None else None,
-        "scores": _scores_view(t, match.scores) if match.scores is not None else None,
+        "scores": _scores_view(t, match.scores[-1]) if match.scores else None,
+        "deal_scores": [_scores_view(t, d) for d in match.scores],
         "history": [list(h) for h in match.history],
         "totals": list(match.totals),
         "winners": list(match.winners),
