@@ -15,8 +15,9 @@ def interpret(state: State, act: Act) -> Action | Refusal | None:
     """The action an act asks for (still to be checked), or None for no act.
 
     A card read again in the role it already has is no act: a target already shown on the centre pad, a
-    card this seat registered, its pass or bid of this round (or of the round just resolved), a target it
-    just picked or received. A reader losing a card for a moment must never blink red.
+    card this seat registered (or holds, while the targets are being shown), its pass or bid of this round
+    (or of the round just resolved), a target it just picked or received. A reader losing a card for a
+    moment must never blink red.
     """
     if not isinstance(act, CardOnPad):
         return None            # Kitty has no button choices: a press is nothing
@@ -28,6 +29,8 @@ def interpret(state: State, act: Act) -> Action | Refusal | None:
         if phase == "targets":
             return Show(card)
         return Refusal.of("game_over") if phase == "over" else Refusal.of("not_now_show", card=card)
+    if not 0 <= player < state.players:
+        return Refusal.of("no_such_player", player=player)
     if phase == "register":
         if card in state.hands[player] or _echo(state, player, card):
             return None
@@ -42,6 +45,8 @@ def interpret(state: State, act: Act) -> Action | Refusal | None:
     elif phase == "gift":
         action = Receive(player, card)
     elif phase == "targets":
+        if card in state.hands[player]:
+            return None        # a card the seat registered (or holds): its role until the target is shown
         action = Refusal.of("not_now_seat", player=player)
     else:
         action = Refusal.of("game_over")

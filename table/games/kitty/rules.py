@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterable, Mapping
+from operator import itemgetter
+from typing import Any, Callable, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
 from table.games.kit.ranked import RankedDeck
@@ -108,7 +109,6 @@ class Tables:
     rank: Mapping[str, int]
     order: tuple[str, ...]                  # every card, sorted
     ranks: tuple[int, ...]                  # the rank values, low to high
-    copies: Mapping[int, int]               # cards of each rank
     show: Mapping[str, Show]
     register: tuple[Mapping[str, Register], ...]
     passes: tuple[Mapping[str, Pass], ...]
@@ -127,10 +127,8 @@ def tables(deck: RankedDeck) -> Tables:
         return found
     order = tuple(sorted(deck.ranks))
     seats = range(MAX_PLAYERS)
-    ranks = deck.rank_values
     found = Tables(
-        deck=deck, rank=dict(deck.ranks), order=order, ranks=ranks,
-        copies={r: sum(1 for c in order if deck.ranks[c] == r) for r in ranks},
+        deck=deck, rank=dict(deck.ranks), order=order, ranks=deck.rank_values,
         show={c: Show(c) for c in order},
         register=tuple({c: Register(p, c) for c in order} for p in seats),
         passes=tuple({c: Pass(p, c) for c in order} for p in seats),
@@ -309,7 +307,8 @@ _FIELDS = ('setup', 'match', 'phase', 'round', 'hands', 'pile',
            'out', 'targets', 'passes', 'bids', 'steps', 'choice')
 assert _FIELDS == tuple(f.name for f in fields(State)), "_evolve must copy every field of State"
 (_set_setup, _set_match, _set_phase, _set_round, _set_hands, _set_pile,
- _set_out, _set_targets, _set_passes, _set_bids, _set_steps, _set_choice) = (getattr(State, n).__set__ for n in _FIELDS)
+ _set_out, _set_targets, _set_passes, _set_bids, _set_steps, _set_choice) = (
+    getattr(State, name).__set__ for name in _FIELDS)
 _new = object.__new__
 
 
@@ -364,8 +363,9 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
         raise ValueError(f"stakes must be a whole number of 0 or more, not {stakes!r}")
     t = tables(deck)
     size = hand_size(len(t.order), players)
-    setup = Setup(tables=t, players=players, soft=bool(opts["soft"]), teams=teams_for(players, bool(opts["partners"])),
-                  stakes=stakes, long=bool(opts["long"]), hand_size=size, undealt=len(t.order) - size * players)
+    setup = Setup(tables=t, players=players, soft=bool(opts["soft"]),
+                  teams=teams_for(players, bool(opts["partners"])), stakes=stakes, long=bool(opts["long"]),
+                  hand_size=size, undealt=len(t.order) - size * players)
     return State(setup=setup, match=Match(dealer=first, totals=(0,) * players),
                  hands=((),) * players, pile=t.order)
 
@@ -399,22 +399,36 @@ def receivers(state: State, giver: int) -> tuple[int, ...]:
     return tuple(p for p in range(state.players) if state.teams[p] != state.teams[giver])
 
 
+_NEEDS: dict[tuple[Any, ...], Need] = {}
+
+
+def _sealed(players: tuple[int, ...]) -> Need:
+    """The sealed Need of these players, built once (need runs on every action)."""
+    found = _NEEDS.get(players)
+    if found is None:
+        found = _NEEDS[players] = Need(players=players, simultaneous=True)
+    return found
+
+
 def need(state: State) -> Need:
     phase = state.phase
     if phase == "pass":
-        return Need(players=tuple(p for p, c in enumerate(state.passes) if c is None), simultaneous=True)
+        return _sealed(tuple([p for p, c in enumerate(state.passes) if c is None]))
     if phase == "bid":
-        return Need(players=tuple(p for p, c in enumerate(state.bids) if c is None), simultaneous=True)
+        return _sealed(tuple([p for p, c in enumerate(state.bids) if c is None]))
     if phase == "register":
-        size = state.hand_size
-        return Need(players=tuple(p for p, h in enumerate(state.hands) if len(h) < size), simultaneous=True)
+        size = state.setup.hand_size
+        return _sealed(tuple([p for p, h in enumerate(state.hands) if len(h) < size]))
     if phase == "targets":
         return Need(chance=True, outcomes=state.pile, by=None, table_draw=False)
     if phase == "pick":
         return Need(players=(state.picker,))
     if phase == "gift":
         return Need(players=receivers(state, state.giver), any_of=True)
-    return Need()
+    return _DONE
+
+
+_DONE = Need()
 
 
 def check(state: State, action: Action) -> Refusal | None:
@@ -422,56 +436,58 @@ def check(state: State, action: Action) -> Refusal | None:
     phase = state.phase
     if phase == "over":
         return Refusal.of("game_over")
-    rank = state.tables.rank
     match action:
         case Show(card):
             if phase != "targets":
                 return Refusal.of("not_now_show", card=card)
-            if card not in rank:
+            if card not in state.tables.rank:
                 return Refusal.of("card_not_in_game", card=card)
-            if card not in state.pile:
-                return Refusal.of("not_in_kitty", card=card)
+            return None if card in state.pile else Refusal.of("not_in_kitty", card=card)
+        case Register(player, card):
+            return _seat_refusal(state, player, card) or _register_refusal(state, player, card)
+        case Pass(player, card):
+            return _seat_refusal(state, player, card) or _commit_refusal(state, "pass", state.passes, player, card)
+        case Bid(player, card):
+            return _seat_refusal(state, player, card) or _commit_refusal(state, "bid", state.bids, player, card)
+        case Pick(player, card):
+            if refusal := _seat_refusal(state, player, card):
+                return refusal
+            if phase != "pick":
+                return Refusal.of("not_now_pick", player=player)
+            if player != state.picker:
+                return Refusal.of("not_picker", player=player)
+            return None if card in state.left else Refusal.of("not_a_target", player=player, card=card)
+        case Receive(player, card):
+            if refusal := _seat_refusal(state, player, card):
+                return refusal
+            if phase != "gift":
+                return Refusal.of("not_now_gift", player=player)
+            if card != state.gift:
+                return Refusal.of("not_the_gift", player=player, card=card)
+            if player == state.giver:
+                return Refusal.of("gift_to_self", player=player)
+            if state.teams is not None and state.teams[player] == state.teams[state.giver]:
+                return Refusal.of("gift_to_partner", player=player)
             return None
-        case Register(player, card) | Pass(player, card) | Bid(player, card) | Pick(player, card) \
-                | Receive(player, card):
-            if not (isinstance(player, int) and 0 <= player < state.players):
-                return Refusal.of("no_such_player", player=player)
-            if card not in rank:
-                return Refusal.of("card_not_in_game", card=card, player=player)
-            match action:
-                case Register():
-                    return _register_refusal(state, player, card)
-                case Pass():
-                    if phase != "pass":
-                        return Refusal.of("not_now_pass", player=player)
-                    if state.passes[player] is not None:
-                        return Refusal.of("already_passed", player=player)
-                    return None if card in state.hands[player] else Refusal.of("card_not_held", player=player,
-                                                                                card=card)
-                case Bid():
-                    if phase != "bid":
-                        return Refusal.of("not_now_bid", player=player)
-                    if state.bids[player] is not None:
-                        return Refusal.of("already_bid", player=player)
-                    return None if card in state.hands[player] else Refusal.of("card_not_held", player=player,
-                                                                                card=card)
-                case Pick():
-                    if phase != "pick":
-                        return Refusal.of("not_now_pick", player=player)
-                    if player != state.picker:
-                        return Refusal.of("not_picker", player=player, picker=state.picker)
-                    return None if card in state.left else Refusal.of("not_a_target", player=player, card=card)
-                case Receive():
-                    if phase != "gift":
-                        return Refusal.of("not_now_gift", player=player)
-                    if card != state.gift:
-                        return Refusal.of("not_the_gift", player=player, card=card)
-                    if player == state.giver:
-                        return Refusal.of("gift_to_self", player=player)
-                    if state.teams is not None and state.teams[player] == state.teams[state.giver]:
-                        return Refusal.of("gift_to_partner", player=player)
-                    return None
     return Refusal.of("unknown_action")
+
+
+def _seat_refusal(state: State, player: Any, card: Any) -> Refusal | None:
+    if not (isinstance(player, int) and 0 <= player < state.players):
+        return Refusal.of("no_such_player", player=player)
+    if card not in state.tables.rank:
+        return Refusal.of("card_not_in_game", card=card, player=player)
+    return None
+
+
+def _commit_refusal(state: State, phase: str, committed: tuple[str | None, ...], player: int,
+                    card: str) -> Refusal | None:
+    """A sealed pass or bid: its phase, one per seat, a card the seat holds."""
+    if state.phase != phase:
+        return Refusal.of(f"not_now_{phase}", player=player)
+    if committed[player] is not None:
+        return Refusal.of(f"already_{'passed' if phase == 'pass' else 'bid'}", player=player)
+    return None if card in state.hands[player] else Refusal.of("card_not_held", player=player, card=card)
 
 
 def _register_refusal(state: State, player: int, card: str) -> Refusal | None:
@@ -495,23 +511,32 @@ def legal_actions(state: State) -> list[Action]:
         actions: list[Action] = []
         for player, card in enumerate(committed):
             if card is None:
-                actions += map(table[player].__getitem__, state.hands[player])
+                actions += _getter(state.hands[player])(table[player])
         return actions
     if phase == "register":
-        pile = state.pile
+        get = _getter(state.pile)
         size = state.setup.hand_size
         actions = []
         for player, hand in enumerate(state.hands):
             if len(hand) < size:
-                actions += map(t.register[player].__getitem__, pile)
+                actions += get(t.register[player])
         return actions
     if phase == "targets":
-        return list(map(t.show.__getitem__, state.pile))
+        return list(_getter(state.pile)(t.show))
     if phase == "pick":
         return [t.picks[state.picker][c] for c in state.left]
     if phase == "gift":
         return [t.receives[p][state.gift] for p in receivers(state, state.giver)]
     return []
+
+
+def _getter(cards: tuple[str, ...]) -> Callable[[Mapping[str, Action]], tuple[Action, ...]]:
+    """A function giving the actions of `cards`, in order, from an action table (the fastest way to list
+    them: legal actions are listed on every action of random play)."""
+    if len(cards) == 1:
+        card = cards[0]
+        return lambda table: (table[card],)
+    return itemgetter(*cards)
 
 
 # ---------------------------------------------------------------- transitions
@@ -747,7 +772,8 @@ def observe(state: State, player: int | None) -> dict:
         "counts": [len(h) for h in state.hands],
         "kitty_left": sum(state.per_round[state.round - 1:]) - len(state.targets) if phase != "over" else 0,
         "targets": list(state.targets),
-        "passed": [c is not None for c in state.passes] if phase == "pass" else [phase in ("bid", "pick", "gift")] * n,
+        "passed": ([c is not None for c in state.passes] if phase == "pass"
+                   else [phase in ("bid", "pick", "gift")] * n),
         "bid": [c is not None for c in state.bids] if phase == "bid" else [phase in ("pick", "gift")] * n,
         "picker": state.picker,
         "gift": None if state.gift is None else {
