@@ -74,6 +74,13 @@ def _value(mine: dict[int, int], best_other: dict[int, int]) -> float:
     return points + CARD_WORTH * sum(mine.values())
 
 
+def _gain(mine: dict[int, int], best_other: dict[int, int], rank: int) -> float:
+    """What one more card of `rank` is worth to this holding."""
+    after = dict(mine)
+    after[rank] += 1
+    return _value(after, best_other) - _value(mine, best_other)
+
+
 def _best_other(view: dict) -> dict[int, int]:
     others = _others(view)
     seat = view["seat"]
@@ -85,15 +92,7 @@ def _best_other(view: dict) -> dict[int, int]:
 def _take(view: dict, takes: list) -> Take:
     """The target rank where one more card gains or keeps a majority most, else the highest rank."""
     mine, best = _mine(view), _best_other(view)
-    now = _value(mine, best)
-
-    def gain(action: Take) -> tuple[float, int]:
-        r = rank_of(action.card)
-        after = dict(mine)
-        after[r] += 1
-        return _value(after, best) - now, r
-
-    return max(takes, key=gain)
+    return max(takes, key=lambda a: (_gain(mine, best, rank_of(a.card)), rank_of(a.card)))
 
 
 def _play(view: dict, plays: list, rng: random.Random) -> Play:
@@ -137,14 +136,7 @@ def _simulate(ranks: dict[str, int], players: int, centre: tuple[str, ...], play
                 gained += [pool.rank] * pool.shares[seat]
             return gained
         if res.picker == seat:
-            now = _value(mine, best)
-
-            def gain(card: str) -> tuple[float, int]:
-                after = dict(mine)
-                after[ranks[card]] += 1
-                return _value(after, best) - now, ranks[card]
-
-            chosen.append(max(res.left, key=gain))
+            chosen.append(max(res.left, key=lambda card: (_gain(mine, best, ranks[card]), ranks[card])))
         else:
             chosen.append(max(res.left, key=ranks.__getitem__))
 

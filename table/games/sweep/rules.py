@@ -17,9 +17,9 @@ Players are numbered clockwise; "left" is the next one.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from bisect import bisect_left
-from itertools import repeat
+from dataclasses import dataclass, field, fields
+from itertools import compress, repeat
 from typing import Any, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
@@ -88,14 +88,15 @@ ACTIONS = (Register, DrawFirst, Show, Play, Take)
 
 @dataclass(frozen=True, slots=True)
 class Tables:
-    """The deck with what the hot paths need, built once per deck (`tables`)."""
+    """The deck with what the hot paths need, built once per deck (`tables_for`)."""
 
     deck: RankedDeck
     rank: Mapping[str, int]
     order: tuple[str, ...]                  # every card, sorted
+    index: Mapping[str, int]                # a card's place in `order`
     ranks: tuple[int, ...]                  # the rank values, low to high
-    show: Mapping[str, Show]
-    register: tuple[Mapping[str, Register], ...]
+    shows: tuple[Show, ...]                 # in card order
+    registers: tuple[tuple[Register, ...], ...]  # per seat, in card order
     play: tuple[Mapping[str, Play], ...]
     take: tuple[Mapping[str, Take], ...]
     draw: tuple[DrawFirst, ...]
@@ -106,7 +107,7 @@ class Tables:
 _TABLES: dict[int, Tables] = {}
 
 
-def tables(deck: RankedDeck) -> Tables:
+def tables_for(deck: RankedDeck) -> Tables:
     """The tables of `deck`, cached by identity (a deck is built once per game kind)."""
     found = _TABLES.get(id(deck))
     if found is not None and found.deck is deck:
@@ -114,9 +115,9 @@ def tables(deck: RankedDeck) -> Tables:
     order = tuple(sorted(deck.ranks))
     seats = range(MAX_PLAYERS)
     found = Tables(
-        deck=deck, rank=dict(deck.ranks), order=order, ranks=deck.rank_values,
-        show={c: Show(c) for c in order},
-        register=tuple({c: Register(p, c) for c in order} for p in seats),
+        deck=deck, rank=dict(deck.ranks), order=order, index={c: i for i, c in enumerate(order)},
+        ranks=deck.rank_values, shows=tuple(Show(c) for c in order),
+        registers=tuple(tuple(Register(p, c) for c in order) for p in seats),
         play=tuple({c: Play(p, c) for c in order} for p in seats),
         take=tuple({c: Take(p, c) for c in order} for p in seats),
         draw=tuple(DrawFirst(p) for p in seats),
@@ -167,10 +168,11 @@ class Resolution:
     tie: Step | None                        # the tie waiting for a pick (its picks so far)
     picker: int | None
     left: tuple[str, ...]                   # the tie's targets still to take
-    gains: tuple[frozenset[str], ...]       # per player, the cards taken known by id (complete only)
-    pools: tuple[Pool, ...]                 # cards shared out automatically (complete only)
+    gains: tuple[frozenset[str], ...]       # per player, the cards taken known by id (so far)
+    pools: tuple[Pool, ...]                 # cards shared out automatically (so far)
     last_taker: int | None
-    leftover: tuple[str, ...]               # the centre at the end, discarded (complete only)
+    centre: tuple[str, ...]                 # the centre by rank: while a tie waits, without its targets
+                                            # and with its cards; complete: the leftovers, discarded
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,17 +240,35 @@ class State:
     phase: str                              # register, draw, centre, play, pick, over
     hands: tuple[frozenset[str], ...]       # each hand's cards known by id (registered, captured)
     pools: tuple[Pool, ...]
-    pile: tuple[str, ...]                   # cards not known to be anywhere, sorted (register: not registered)
+    pile: bytes                             # per card of `tables.order`, 1: not known to be anywhere
+                                            # (register: not registered yet); see `pile_cards`
     centre: tuple[str, ...]                 # this round's shown cards, in order
     played: tuple[tuple[int, str], ...]     # this round's plays, in order
     round: Round
     deal: Deal
 
 
+_new = object.__new__
+_STEP_SETTERS = tuple(getattr(Step, f.name).__set__ for f in fields(Step))
+
+
+def _step(rank: int, players: tuple[int, ...], cards: tuple[str, ...], rule: str, targets: tuple[str, ...],
+          taken: tuple[Taken, ...]) -> Step:
+    """Step(...) at half the cost of the frozen __init__: a capture builds one per rank played."""
+    set_rank, set_players, set_cards, set_rule, set_targets, set_taken = _STEP_SETTERS
+    new = _new(Step)
+    set_rank(new, rank)
+    set_players(new, players)
+    set_cards(new, cards)
+    set_rule(new, rule)
+    set_targets(new, targets)
+    set_taken(new, taken)
+    return new
+
+
 _SETTERS = {f.name: getattr(State, f.name).__set__ for f in fields(State)}
 (_set_tables, _set_players, _set_phase, _set_hands, _set_pools, _set_pile, _set_centre, _set_played, _set_round,
  _set_deal) = _SETTERS.values()
-_new = object.__new__
 
 
 def _evolve(state: State, **changes: Any) -> State:
@@ -278,7 +298,7 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
         raise ValueError(f"Sweep is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     if not 0 <= first < players:
         raise ValueError(f"dealer {first} is not one of the {players} players")
-    t = tables(deck)
+    t = tables_for(deck)
     size = HAND * players + CENTRE * ROUNDS[players]
     if len(t.order) != size:
         raise ValueError(f"the deck has {len(t.order)} cards, Sweep needs {size}")
@@ -287,7 +307,8 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
 
 
 def _new_deal(t: Tables, players: int, deal: Deal) -> State:
-    return State(t, players, "register", (frozenset(),) * players, (), t.order, (), (), Round(), deal)
+    """A deal's start: nothing registered, every card possibly anywhere."""
+    return State(t, players, "register", (frozenset(),) * players, (), b"\x01" * len(t.order), (), (), Round(), deal)
 
 
 def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any] | None,
@@ -303,6 +324,16 @@ def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any
 
 
 # ---------------------------------------------------------------- queries
+
+def pile_cards(state: State) -> tuple[str, ...]:
+    """The cards not known to be anywhere, sorted (the centre's possible outcomes)."""
+    return tuple(compress(state.tables.order, state.pile))
+
+
+def in_pile(state: State, card: str) -> bool:
+    """Whether `card` (of the deck) is not known to be anywhere."""
+    return bool(state.pile[state.tables.index[card]])
+
 
 def hand_count(state: State, player: int) -> int:
     """How many cards `player` holds."""
@@ -345,6 +376,7 @@ def play_order(state: State, first: int) -> tuple[int, ...]:
 
 
 def _order(hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...], first: int) -> tuple[int, ...]:
+    """`play_order` from the hands and pools."""
     n = len(hands)
     seats = [(first + i) % n for i in range(n)]
     if pools:
@@ -352,14 +384,23 @@ def _order(hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...], first: in
     return tuple([p for p in seats if hands[p]])
 
 
+_SEALED: dict[tuple[int, ...], Need] = {}     # the registration's needs, by the seats still registering
+
+
 def need(state: State) -> Need:
+    """What the game waits for: the registration (sealed), the table draw, a centre card (the dealer's),
+    a seat's play or a tied seat's pick; nothing once over."""
     phase = state.phase
     if phase == "play":
         return state.tables.turn[state.round.order[len(state.played)]]
     if phase == "centre":
-        return Need(chance=True, outcomes=state.pile, by=state.deal.dealer)
+        return Need(chance=True, outcomes=tuple(compress(state.tables.order, state.pile)), by=state.deal.dealer)
     if phase == "register":
-        return Need(players=tuple([p for p, h in enumerate(state.hands) if len(h) < HAND]), simultaneous=True)
+        waiting = tuple([p for p, h in enumerate(state.hands) if len(h) < HAND])
+        found = _SEALED.get(waiting)
+        if found is None:
+            found = _SEALED[waiting] = Need(players=waiting, simultaneous=True)
+        return found
     if phase == "pick":
         return state.tables.turn[state.round.work.picker]
     if phase == "draw":
@@ -389,7 +430,7 @@ def check(state: State, action: Action) -> Refusal | None:
                 return Refusal.of("centre_full" if phase in ("play", "pick") else "not_now_centre", card=card)
             if card not in rank:
                 return Refusal.of("card_not_in_game", card=card)
-            if card not in state.pile:
+            if not in_pile(state, card):
                 return Refusal.of("card_seen", card=card)
             return None
         case Register(player, card):
@@ -404,7 +445,7 @@ def check(state: State, action: Action) -> Refusal | None:
                 return Refusal.of("already_registered", card=card, player=player)
             if len(hand) >= HAND:
                 return Refusal.of("hand_complete", player=player)
-            if card not in state.pile:
+            if not in_pile(state, card):
                 return Refusal.of("card_registered", card=card, player=player)
             return None
         case Take(player, card):
@@ -434,13 +475,13 @@ def legal_actions(state: State) -> list[Action]:
         cards = playable(state, player) if state.pools else sorted(state.hands[player])
         return list(map(t.play[player].__getitem__, cards))
     if phase == "centre":
-        return list(map(t.show.__getitem__, state.pile))
+        return list(compress(t.shows, state.pile))
     if phase == "register":
         pile = state.pile
         actions: list[Action] = []
         for player, hand in enumerate(state.hands):
             if len(hand) < HAND:
-                actions += map(t.register[player].__getitem__, pile)
+                actions += compress(t.registers[player], pile)
         return actions
     if phase == "pick":
         work = state.round.work
@@ -453,8 +494,9 @@ def legal_actions(state: State) -> list[Action]:
 # ---------------------------------------------------------------- the capture
 
 def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], played: tuple[tuple[int, str], ...],
-            chosen: Iterable[str] = ()) -> Resolution:
-    """The capture (P1, PR-S1), as far as the tie picks `chosen` (cards, in order) carry it.
+            chosen: Iterable[str] = (), partial: Resolution | None = None) -> Resolution:
+    """The capture (P1, PR-S1), as far as the tie picks `chosen` (cards, in order) carry it; from
+    `partial` (a capture waiting for a pick) when given, else from the start.
 
     Ranks fire from the lowest up. The lowest takes every centre card of the
     centre's highest rank, each later one every centre card lower than itself;
@@ -472,53 +514,67 @@ def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], playe
             groups[r] = [player, card]
         else:
             group += (player, card)
+    fire = sorted(groups)
     # The centre sorted by rank, as parallel lists of ranks and cards. From the second step on, every
     # centre card lower than the rank firing is taken, so what stays is a suffix and the played cards
     # joining (of the rank that fired) go in front.
-    pairs = sorted([(rank[c], c) for c in shown])
-    ranks = [q for q, _ in pairs]
-    ids = [c for _, c in pairs]
-    gains: list[list[str]] = [[] for _ in range(players)]
-    pools: list[Pool] = []
-    steps: list[Step] = []
-    last = None
-    rule = "highest"
-    for r in sorted(groups):
+    if partial is None:
+        ids = [c for _, c in sorted([(rank[c], c) for c in shown])]
+        gains: list[list[str]] = [[] for _ in range(players)]
+        pools: list[Pool] = []
+        steps: list[Step] = []
+        last = None
+    else:
+        ids = list(partial.centre)
+        gains = [list(g) for g in partial.gains]
+        pools = list(partial.pools)
+        steps = list(partial.steps)
+        last = partial.last_taker
+    ranks = [rank[c] for c in ids]
+    for index in range(len(steps), len(fire)):
+        r = fire[index]
         group = groups[r]
-        if rule == "highest":
-            k = bisect_left(ranks, ranks[-1])
-            targets, target_ranks = tuple(ids[k:]), ranks[k:]
-            at = bisect_left(ranks, r, 0, k)
-            ranks = ranks[:at] + [r] * (len(group) // 2) + ranks[at:k]
-            ids = ids[:at] + group[1::2] + ids[at:k]
+        rule = "lower" if index else "highest"
+        if partial is not None:                 # the tie waiting for a pick, its centre already updated
+            who, cards, targets = partial.tie.players, partial.tie.cards, partial.tie.targets
+            picks = list(partial.tie.taken)
+            left = [(rank[c], c) for c in partial.left]
+            partial = None
         else:
-            k = bisect_left(ranks, r)
-            targets, target_ranks = tuple(ids[:k]), ranks[:k]
-            ranks = [r] * (len(group) // 2) + ranks[k:]
-            ids = group[1::2] + ids[k:]
-        if len(group) == 2:
-            player, card = group
-            if targets:
-                gains[player] += targets
-                last = player
-                taken = tuple(zip(repeat(player), targets, target_ranks, repeat("all")))
+            if index:
+                k = bisect_left(ranks, r)
+                targets, target_ranks = tuple(ids[:k]), ranks[:k]
+                ranks = [r] * (len(group) // 2) + ranks[k:]
+                ids = group[1::2] + ids[k:]
             else:
-                taken = ()
-            steps.append(Step(r, (player,), (card,), rule, targets, taken))
-            rule = "lower"
-            continue
-        who, cards = tuple(group[0::2]), tuple(group[1::2])
-        left = list(zip(target_ranks, targets))
-        picks: list[Taken] = []
-        turn_ = 0
+                k = bisect_left(ranks, ranks[-1])
+                targets, target_ranks = tuple(ids[k:]), ranks[k:]
+                at = bisect_left(ranks, r, 0, k)
+                ranks = ranks[:at] + [r] * (len(group) // 2) + ranks[at:k]
+                ids = ids[:at] + group[1::2] + ids[at:k]
+            if len(group) == 2:
+                player, card = group
+                if targets:
+                    gains[player] += targets
+                    last = player
+                    taken = tuple(zip(repeat(player), targets, target_ranks, repeat("all")))
+                else:
+                    taken = ()
+                steps.append(_step(r, (player,), (card,), rule, targets, taken))
+                continue
+            who, cards = tuple(group[0::2]), tuple(group[1::2])
+            left = list(zip(target_ranks, targets))
+            picks = []
+        turn_ = len(picks)                      # every pick so far was chosen, one per turn
         while left:
             picker = who[turn_ % len(who)]
             q = left[0][0]
             if q != left[-1][0]:                # the targets left are sorted by rank: several ranks
                 card = next(chosen, None)
                 if card is None:
-                    tie = Step(r, who, cards, rule, targets, tuple(picks))
-                    return Resolution(tuple(steps), tie, picker, tuple([c for _, c in left]), (), (), last, ())
+                    return Resolution(tuple(steps), Step(r, who, cards, rule, targets, tuple(picks)), picker,
+                                      tuple([c for _, c in left]), tuple(map(frozenset, gains)), tuple(pools),
+                                      last, tuple(ids))
                 left = [x for x in left if x[1] != card]
                 picks.append((picker, card, rank[card], "chose"))
                 gains[picker].append(card)
@@ -537,10 +593,8 @@ def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], playe
                 picks += [(p, None, q, "auto") for p in receivers]
             last = receivers[-1]
             left = ()
-        steps.append(Step(r, who, cards, rule, targets, tuple(picks)))
-        rule = "lower"
-    return Resolution(tuple(steps), None, None, (), tuple([frozenset(g) for g in gains]), tuple(pools), last,
-                      tuple(ids))
+        steps.append(_step(r, who, cards, rule, targets, tuple(picks)))
+    return Resolution(tuple(steps), None, None, (), tuple(map(frozenset, gains)), tuple(pools), last, tuple(ids))
 
 
 def centre_after(shown: Iterable[str], steps: Iterable[Step]) -> list[list[str]]:
@@ -590,6 +644,13 @@ def holdings(state: State) -> tuple[tuple[int, ...], ...]:
 def apply(state: State, action: Action) -> State:
     """The state after a legal action (call `check` first: apply trusts its input)."""
     match action:
+        case Show(card):
+            centre = state.centre + (card,)
+            if len(centre) < CENTRE:
+                return _evolve(state, centre=centre, pile=_taken(state, card))
+            r = state.round
+            return _evolve(state, centre=centre, pile=_taken(state, card), phase="play",
+                           round=Round(r.number, r.first, r.reason, r.order, (), None, r.discard, r.log, None))
         case Play(player, card):
             hands = state.hands
             if card in hands[player]:
@@ -601,17 +662,10 @@ def apply(state: State, action: Action) -> State:
             if len(played) < len(state.round.order):
                 return _evolve(state, hands=hands, pools=pools, played=played)
             return _capture(_evolve(state, hands=hands, pools=pools, played=played), state.round)
-        case Show(card):
-            centre = state.centre + (card,)
-            if len(centre) < CENTRE:
-                return _evolve(state, centre=centre, pile=_without(state.pile, card))
-            r = state.round
-            return _evolve(state, centre=centre, pile=_without(state.pile, card), phase="play",
-                           round=Round(r.number, r.first, r.reason, r.order, (), None, r.discard, r.log, None))
         case Register(player, card):
             hands = state.hands[:player] + (state.hands[player] | {card},) + state.hands[player + 1:]
-            pile = _without(state.pile, card)
-            if len(pile) > len(state.tables.order) - HAND * state.players:
+            pile = _taken(state, card)
+            if pile.count(1) > len(pile) - HAND * state.players:
                 return _evolve(state, hands=hands, pile=pile)
             return _evolve(state, hands=hands, pile=pile, phase="draw")
         case Take(player, card):
@@ -624,9 +678,10 @@ def apply(state: State, action: Action) -> State:
     raise TypeError(f"not a Sweep action: {action!r}")
 
 
-def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1:]
+def _taken(state: State, card: str) -> bytes:
+    """The pile without `card`."""
+    i = state.tables.index[card]
+    return state.pile[:i] + b"\x00" + state.pile[i + 1:]
 
 
 def _from_pool(state: State, player: int, card: str) -> tuple[tuple[frozenset[str], ...], tuple[Pool, ...]]:
@@ -649,17 +704,17 @@ def _from_pool(state: State, player: int, card: str) -> tuple[tuple[frozenset[st
 def _capture(state: State, r: Round, pick: tuple[tuple[int, str], ...] = ()) -> State:
     """Run the capture as far as the picks allow; finish the round when it is complete."""
     chosen = r.chosen + pick
-    res = resolve(state.tables.rank, state.players, state.centre, state.played, [c for _, c in chosen])
+    res = resolve(state.tables.rank, state.players, state.centre, state.played, [c for _, c in pick], r.work)
     if res.tie is not None:
         return _evolve(state, phase="pick",
                        round=Round(r.number, r.first, r.reason, r.order, chosen, res, r.discard, r.log, r.last))
     n = state.players
     hands = tuple([h | g if g else h for h, g in zip(state.hands, res.gains)])
     pools = state.pools + res.pools
-    skipped = tuple([p for p in clockwise(n, r.first) if p not in r.order])
+    skipped = () if len(r.order) == n else tuple([p for p in clockwise(n, r.first) if p not in r.order])
     record = RoundLog(state.deal.number, r.number, r.first, r.reason, r.order, skipped, state.centre,
-                      state.played, res.steps, res.last_taker, res.leftover)
-    discard = r.discard.union(res.leftover)
+                      state.played, res.steps, res.last_taker, res.centre)
+    discard = r.discard.union(res.centre)
     log = r.log + (record,)
     if r.number < ROUNDS[n]:
         first = res.last_taker
@@ -715,7 +770,7 @@ def observe(state: State, player: int | None) -> dict:
         "registered": [len(h) for h in state.hands] if state.phase == "register" else None,
         "expected": HAND,
         "hand_counts": [hand_count(state, p) for p in range(n)],
-        "pile": len(state.pile) if state.phase != "register" else CENTRE * ROUNDS[n],
+        "pile": state.pile.count(1) if state.phase != "register" else CENTRE * ROUNDS[n],
         "centre": list(state.centre),
         "played": [[p, c] for p, c in state.played],
         "capture": _work_view(state.centre, r.work) if r.work is not None else None,
