@@ -11,11 +11,11 @@ Lot positions are the arms of the cross, clockwise: 0 top, 1 right,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, PadNeeds, Refusal
+from table.games.kit.evolve import evolver
 
 NAME = "feira-torio"
 MIN_PLAYERS = 3
@@ -174,16 +174,7 @@ class State:
     winners: tuple[int, ...] = ()
 
 
-_FIELD_SETTERS = tuple((f.name, getattr(State, f.name).__set__) for f in fields(State))
-_field_values = attrgetter(*(name for name, _ in _FIELD_SETTERS))
-
-
-def _evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace` for a State, at a third of its cost: it runs on every action."""
-    new = object.__new__(State)
-    for (name, set_field), value in zip(_FIELD_SETTERS, _field_values(state)):
-        set_field(new, changes.get(name, value))
-    return new
+_evolve = evolver(State)
 
 
 # ---------------------------------------------------------------- setup
