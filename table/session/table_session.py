@@ -238,7 +238,7 @@ class TableSession:
                 raise _Unfit(f"seat {seat} cannot join now")
             self.joined = sorted(self.joined + [seat])
         elif kind == "menu":
-            self.menu = _menu_from_json(data, self.layout)
+            self.menu = _menu_from_json(data)
         elif kind == "start":
             self._start_game(data)
         elif kind == "lobby":
@@ -314,7 +314,7 @@ def _menu_json(menu: Menu) -> dict:
     return {"game": menu.game, "options": dict(menu.options), "cursor": menu.cursor}
 
 
-def _menu_from_json(data: dict, layout: Layout) -> Menu:
+def _menu_from_json(data: dict) -> Menu:
     game = GAMES.get(data["game"])
     if game is None:
         raise _Unfit(f"unknown game {data['game']!r}")

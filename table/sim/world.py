@@ -13,7 +13,6 @@ import random
 from typing import Callable
 
 from table.events import Accepted, Refused
-from table.games import GAMES
 from table.sim.simulated_table import SimulatedTable
 
 STAFF_CARD = "staff-1"
@@ -64,7 +63,7 @@ class World:
         """The seat taps a card on its pad: to join, in the lobby (any card of the deck will do)."""
         if self.session.state is not None:
             raise CannotDo("sim_join_in_lobby")
-        card = card or self.sim.cards(GAMES[self.session.menu.game].info.deck)[0]
+        card = card or self.sim.cards(self.sim.deck)[0]
         return self._act(lambda: self.sim.tap(self.pads(seat)[0], card))
 
     def press(self, seat: int, button: str) -> bool:
