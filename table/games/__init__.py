@@ -6,10 +6,10 @@ reach games only through `GAMES` (and never name one).
 from functools import cache
 
 from table.assets import deck_data
-from table.games import feira_torio
+from table.games import feira_torio, five_cards, kitty, sweep, venture
 from table.games.contract import Game
 
-GAMES: dict[str, Game] = {game.name: game for game in (feira_torio.GAME,)}
+GAMES: dict[str, Game] = {game.name: game for game in (feira_torio.GAME, sweep.GAME, kitty.GAME, venture.GAME, five_cards.GAME)}
 
 
 @cache
@@ -17,7 +17,6 @@ def deck_for(name: str):
     """The deck game `name` plays with, built once from its deck file."""
     game = GAMES[name]
     return game.rules.make_deck(deck_data(game.info.deck))
-
 
 
 def game_for_deck(deck: str) -> Game | None:

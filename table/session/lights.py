@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from table.events import Accepted, EventBus, ReaderDead, ReaderFailed, ReaderRecovered, Refused
+from table.games.contract import Need
 from table.hardware.ports import LightState, SeatLight
 from table.session.faults import ReaderFaults
 from table.session.table_session import TableSession
@@ -23,19 +24,20 @@ def _game_lights(session: TableSession) -> dict[int, LightState]:
         states.update({seat: LightState.LOCKED for seat in session.joined})
         return states
     need = session.game.rules.need(session.state)
-    seats = session.players
-    if need.done:
-        states.update({seats[p]: LightState.WINNER for p in session.public()["winners"]})
-    elif need.chance:
-        if need.by is not None:
-            states[seats[need.by]] = LightState.YOUR_TURN
-    elif need.simultaneous:
-        states.update({seat: LightState.LOCKED for seat in seats})
-        states.update({seats[p]: LightState.WAITING for p in need.players})
-    else:
-        look = LightState.ELIGIBLE if need.any_of else LightState.YOUR_TURN
-        states.update({seats[p]: look for p in need.players})
+    states.update(need_lights(need, session.players, session.public()["winners"]))
     return states
+
+
+def need_lights(need: Need, seats: tuple[int, ...], winners: list[int]) -> dict[int, LightState]:
+    """The lights of the playing `seats` (in player order) for what the game needs next."""
+    if need.done:
+        return {seats[p]: LightState.WINNER for p in winners}
+    if need.chance:
+        return {} if need.by is None else {seats[need.by]: LightState.YOUR_TURN}
+    if need.simultaneous:
+        return {seat: LightState.WAITING if p in need.players else LightState.LOCKED for p, seat in enumerate(seats)}
+    look = LightState.ELIGIBLE if need.any_of else LightState.YOUR_TURN
+    return {seats[p]: look for p in need.players}
 
 
 class SeatLightsView:

@@ -1,11 +1,13 @@
 """The physical side of a simulated table, common to every game: hands, pile, cards laid, and the acts on them.
 
 A game's bots module subclasses `World` with its own physical rules (how it
-deals, where a laid card goes, what players pick up after a resolution) and
-gives `Players`, seeded bots acting through that world. The simulated
-window and the demo use only what is here: `join`, `press`, `staff`, `show`
-(the top of the pile onto the centre), `lay` (a card from a seat's hand onto
-its pad), `pick_up`, `hands`, `pile`, `note`, `round_over`.
+deals, what a card accepted by the table does, what players pick up after a
+resolution) and gives `Players`, seeded bots acting through that world
+(table/sim/bots.py for games whose bots `choose` from their seat's view).
+The simulated window and the demo use only what is here: `join`, `press`,
+`staff`, `show` (the top of the pile, where the game takes it), `lay` (a card
+the seat can reach onto its pad), `reach`, `pick_up`, `hands`, `pile`,
+`note`, `round_over`.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import random
 from typing import Callable
 
 from table.events import Accepted, Refused
+from table.games.contract import CardOnPad
 from table.sim.simulated_table import SimulatedTable
 
 STAFF_CARD = "staff-1"
@@ -48,6 +51,14 @@ class World:
     def session(self):
         return self.sim.session
 
+    @property
+    def rules(self):
+        return self.session.game.rules
+
+    @property
+    def acts(self):
+        return self.session.game.acts
+
     def pads(self, seat: int) -> tuple[str, ...]:
         return self.layout.seats[seat - 1].pads
 
@@ -76,12 +87,39 @@ class World:
         return self._act(lambda: self.sim.tap(pad, STAFF_CARD))
 
     def show(self) -> bool:
-        """Turn up the top card of the pile onto the centre."""
-        raise CannotDo("sim_nothing_to_show")
+        """Turn up the top card of the pile where the game takes it: a centre pad, or the pad of the seat
+        that must show it. Refused, it goes back on the pile."""
+        if self.round_over:
+            raise CannotDo("sim_pick_up_first")
+        if not self.pile:
+            raise CannotDo("sim_pile_empty")
+        card = self.pile[-1]
+        state = self.session.state
+        action = next((a for a in self.rules.legal_actions(state) if getattr(a, "card", None) == card), None) \
+            if state is not None and self.rules.need(state).chance else None
+        acts = self.acts.acts_for(state, action, self.session.shape) if action is not None else ()
+        act = acts[0] if acts else CardOnPad(card)
+        return self._put(act, self.pile)
 
     def lay(self, seat: int, card: str) -> bool:
-        """The seat lays `card` from its hand on its pad."""
-        raise CannotDo("sim_no_card")
+        """The seat lays `card` (from its hand, or one it designates on the table) on its pad."""
+        if self.round_over:
+            raise CannotDo("sim_pick_up_first")
+        if card not in self.reach(seat):
+            raise CannotDo("sim_no_card")
+        slot = None if len(self.pads(seat)) == 1 else 0
+        return self._put(CardOnPad(card, self.session.players.index(seat), slot), self.hands.get(seat, []))
+
+    def reach(self, seat: int) -> list[str]:
+        """The cards `seat` may lay now: its hand, and the cards on the table its legal actions name."""
+        hand = self.hands.get(seat, [])
+        state = self.session.state
+        if state is None or seat not in self.session.players:
+            return hand
+        player = self.session.players.index(seat)
+        named = {getattr(a, "card", None) for a in self.rules.legal_actions(state)
+                 if getattr(a, "player", None) == player}
+        return hand + [card for card in self.table if card in named]
 
     def pick_up(self) -> bool:
         """After a resolution everyone takes up what the rules say."""
@@ -114,6 +152,32 @@ class World:
                 self.sim.lift(pad)
             back.append(card)
         return accepted
+
+    def _put(self, act: CardOnPad, source: list[str]) -> bool:
+        """Take `act.card` from where it lies (`source`, or the table when the seat designates it) to the pad
+        the act names (or a free pad of the same seat or centre); then the game says where the accepted card
+        goes (`_landed`)."""
+        seat = None if act.player is None else self.session.players[act.player]
+        pads = self.layout.centre if seat is None else self.pads(seat)
+        free = [pad for pad in pads if self.sim.pads[pad].card is None]
+        if not free:
+            raise CannotDo("sim_no_free_pad")
+        pad = pads[act.slot or 0] if pads[act.slot or 0] in free else free[0]
+        act = CardOnPad(act.card, act.player, self.layout.pad_place(pad)[1])
+        state = self.session.state
+        action = self.acts.interpret(state, act) if state is not None else None
+        if act.card in source:
+            source.remove(act.card)
+        elif act.card in self.table:
+            self.table.remove(act.card)
+            source = self.table
+        if not self._lay(act.card, pad, source):
+            return False
+        self._landed(seat, act.card, action)
+        return True
+
+    def _landed(self, seat: int | None, card: str, action) -> None:
+        """Where a card the table accepted goes (it lies on the table by default): the game's physical rule."""
 
     def _act(self, act: Callable[[], None]) -> bool:
         """Do a physical act; whether the table accepted it. A game that starts is dealt, one that ends handed back."""

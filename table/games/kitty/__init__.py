@@ -1,1 +1,5 @@
-"""Kitty (Chaton): a Pairs sealed-bid collecting game for 3 to 6 players (rules, acts, bots, README)."""
+"""Kitty (Chaton): a Pairs sealed-bid collecting game for 3 to 6 players (rules, acts, page, faces, bots, README)."""
+from table.games.contract import Game
+from table.games.kitty import acts, rules
+
+GAME = Game(rules.INFO, rules, acts, __name__)

@@ -1,0 +1,78 @@
+"""Seeded bots for any game whose bots module decides with `choose(view, legal, rng)`.
+
+Each bot decides from its own seat's view (`observe(state, player)`) among
+the legal actions it can physically make (the cards it can reach), and acts
+through the world with the physical acts the game's `acts_for` gives: a card
+on its pad, button presses. Chance cards come off the world's pile; the
+table draws what no card carries by itself.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from table.games import GAMES
+from table.games.contract import ButtonPress, CardOnPad
+from table.sim.simulated_table import SimulatedTable
+from table.sim.world import CannotDo, World
+
+
+class Bots:
+    """Seeded players sitting at `seats` of a simulated table, acting through the game's `World`."""
+
+    World: type[World] = World   # the game's physical world
+
+    def __init__(self, sim: SimulatedTable, seats: list[int], rng: random.Random) -> None:
+        self.sim = sim
+        self.seats = sorted(seats)
+        self.rng = rng
+        self.world = self.World(sim, rng)
+
+    def join_and_start(self) -> None:
+        """Every seat taps a card on its pad to join; the first seat presses OK and starts."""
+        for seat in self.seats:
+            self.world.join(seat)
+        self.world.press(self.seats[0], "ok")
+
+    def play(self, after_round: Callable[[dict], None] = lambda view: None) -> dict:
+        """Play until the game is over; `after_round` sees the table view after each resolution."""
+        session = self.sim.session
+        while not session.over:
+            self.step()
+            if self.world.round_over or session.over:
+                after_round(self.sim.table.table_view())
+                if not session.over:
+                    self.world.pick_up()
+        return session.public()
+
+    def step(self) -> None:
+        """The table's next step for everyone: join and start, pick up, show a chance card, or one seat acts."""
+        session, world = self.sim.session, self.world
+        if session.state is None:
+            free = [s for s in self.seats if s not in session.joined]
+            if len(session.joined) < GAMES[session.menu.game].info.players.start and free:
+                world.join(free[0])
+            elif session.joined:
+                world.press(session.joined[0], "ok")
+        elif world.round_over:
+            world.pick_up()
+        elif session.game.rules.need(session.state).chance:
+            world.show()
+        else:
+            self.act(self.rng.choice(session.game.rules.need(session.state).players))
+
+    def act(self, player: int) -> None:
+        """Player `player` decides from its own view and makes the physical acts of its choice."""
+        session = self.sim.session
+        rules, state, seat = session.game.rules, session.state, session.players[player]
+        reach = set(self.world.reach(seat))
+        legal = [a for a in rules.legal_actions(state) if getattr(a, "player", None) == player
+                 and getattr(a, "card", None) in reach | {None}]
+        if not legal:
+            raise CannotDo("sim_no_card")
+        action = session.game.bots.choose(rules.observe(state, player), legal, self.rng)
+        for act in session.game.acts.acts_for(state, action, session.shape):
+            if isinstance(act, ButtonPress):
+                self.world.press(seat, act.button)
+            elif isinstance(act, CardOnPad):
+                self.world.lay(seat, act.card)

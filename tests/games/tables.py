@@ -1,0 +1,67 @@
+"""Engine states of any registered game, and the table view the session would show for them.
+
+`random_states` plays random legal games with the pure rules; `table_view`
+builds the session's table view for a state (lights from the game's `Need`,
+its prompt, the table gate), so page tests render every page of every game
+without a session.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Iterator
+
+from table.games import GAMES, deck_for
+from table.games.contract import Game
+from table.session.lights import need_lights
+
+
+def new_state(game: Game, players: int, seed: int = 0, options: dict | None = None):
+    """A new game of `players`, started by player `seed % players`, with the defaults overridden by `options`."""
+    return game.rules.new_game(deck_for(game.name), players, seed % players, {**game.info.defaults(), **(options or {})})
+
+
+def random_states(game: Game, players: int, seed: int, options: dict | None = None) -> Iterator:
+    """Every state of one random legal game (from the new game on) until it is over."""
+    rng = random.Random(seed)
+    rules = game.rules
+    state = new_state(game, players, seed, options)
+    yield state
+    while not rules.need(state).done:
+        state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+        yield state
+
+
+def first_state(game: Game, players: int, test, seed: int = 0, options: dict | None = None):
+    """The first state passing `test` in random games from `seed` on (searching at most 200 games)."""
+    for s in range(seed, seed + 200):
+        found = next((state for state in random_states(game, players, s, options) if test(state)), None)
+        if found is not None:
+            return found
+    raise LookupError(f"no {game.name} state found")
+
+
+def table_view(game: Game, state, seats: list[int] | None = None, seat_pads: int = 1, cursor: int | None = None,
+               message: dict | None = None, clearing: bool | None = None) -> dict:
+    """The session's table view of `state` (through JSON, as it may travel): `seats` in player order."""
+    view = game.rules.observe(state, None)
+    seats = seats or list(range(1, view["players"] + 1))
+    prompt = game.acts.prompt(state)
+    lights = need_lights(game.rules.need(state), tuple(seats), view["winners"])
+    return json.loads(json.dumps({
+        "mode": "game", "game": game.name, "seats": list(range(1, max(seats) + 1)), "joined": seats,
+        "min_players": game.info.players.start, "max_players": game.info.players.stop - 1,
+        "options": dict(view.get("options") or game.info.defaults()),
+        "menu": {"lines": ["game", "start"], "cursor": 1}, "shape": {"seat": seat_pads, "centre": 1},
+        "prompt": None if prompt is None else {
+            "player": prompt.player, "cursor": prompt.start if cursor is None else cursor,
+            "labels": [[key, dict(params)] for key, params in prompt.labels]},
+        "message": message,
+        "clearing": game.acts.must_clear(state) if clearing is None else clearing,
+        "lights": {seat: light.value for seat, light in lights.items()},
+        "view": view,
+    }))
+
+
+def game(name: str) -> Game:
+    return GAMES[name]
