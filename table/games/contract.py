@@ -54,6 +54,7 @@ class Need:
     - sealed: `simultaneous` is true; every listed player commits in secret and the
       result does not depend on the order the commits arrive in (bids, registration);
     - any of: `any_of` is true; any one of `players` may act, the first valid act is taken;
+      `by` is the player who decides which one (the giver of a card), None when they decide;
     - chance: `chance` is true; the next action is a chance outcome (a card shown), one
       of `outcomes` (empty: any card the rules accept). `by` is the player who shows it,
       None when anyone may. With `table_draw` no card carries the outcome (a first player

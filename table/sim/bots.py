@@ -59,18 +59,24 @@ class Bots:
         elif session.game.rules.need(session.state).chance:
             world.show()
         else:
-            self.act(self.rng.choice(session.game.rules.need(session.state).players))
+            need = session.game.rules.need(session.state)
+            if need.any_of and need.by is not None:
+                self.act(need.by, need.players)   # the giver decides who takes it
+            else:
+                player = self.rng.choice(need.players)
+                self.act(player, (player,))
 
-    def act(self, player: int) -> None:
-        """Player `player` decides from its own view and makes the physical acts of its choice."""
+    def act(self, decider: int, players: tuple[int, ...]) -> None:
+        """`decider` chooses, from its own view, among the legal actions `players` can physically make; the
+        chosen action's player makes its physical acts."""
         session = self.sim.session
-        rules, state, seat = session.game.rules, session.state, session.players[player]
-        reach = set(self.world.reach(seat))
-        legal = [a for a in rules.legal_actions(state) if getattr(a, "player", None) == player
-                 and getattr(a, "card", None) in reach | {None}]
+        rules, state = session.game.rules, session.state
+        legal = [a for a in rules.legal_actions(state) if getattr(a, "player", None) in players
+                 and getattr(a, "card", None) in {None, *self.world.reach(session.players[a.player])}]
         if not legal:
             raise CannotDo("sim_no_card")
-        action = session.game.bots.choose(rules.observe(state, player), legal, self.rng)
+        action = session.game.bots.choose(rules.observe(state, decider), legal, self.rng)
+        seat = session.players[action.player]
         for act in session.game.acts.acts_for(state, action, session.shape):
             if isinstance(act, ButtonPress):
                 self.world.press(seat, act.button)

@@ -64,9 +64,11 @@ class World:
 
     @property
     def round_over(self) -> bool:
-        """Cards of a finished resolution still lie on the table: the next step is to pick them up."""
-        return bool(self.table) and self.session.state is not None and \
-            self.session.game.acts.must_clear(self.session.state)
+        """Cards of a finished resolution still lie on the table, and the game no longer names them: the next
+        step is to pick them up."""
+        state = self.session.state
+        return bool(self.table) and state is not None and self.acts.must_clear(state) and \
+            not set(self.table) <= self._named()
 
     # ------------------------------------------------------------ acts
 
@@ -116,10 +118,12 @@ class World:
         state = self.session.state
         if state is None or seat not in self.session.players:
             return hand
-        player = self.session.players.index(seat)
-        named = {getattr(a, "card", None) for a in self.rules.legal_actions(state)
-                 if getattr(a, "player", None) == player}
-        return hand + [card for card in self.table if card in named]
+        return hand + [card for card in self.table if card in self._named(self.session.players.index(seat))]
+
+    def _named(self, player: int | None = None) -> set[str]:
+        """The cards the legal actions now name (of `player` only, when given)."""
+        return {getattr(a, "card", None) for a in self.rules.legal_actions(self.session.state)
+                if player is None or getattr(a, "player", None) == player}
 
     def pick_up(self) -> bool:
         """After a resolution everyone takes up what the rules say."""

@@ -11,6 +11,8 @@
 - soft pick: the target of the rank it contests more;
 - the 1's gift (the giver decides; call the giver's bot with every `Receive` of the gift): the receiver
   whose side gains least from the target's rank.
+
+`Players` are these bots at a simulated table, acting on its `World`.
 """
 from __future__ import annotations
 
@@ -19,7 +21,10 @@ from functools import cache
 from typing import Any
 
 from table.assets import deck_data
-from table.games.kitty.rules import Bid, Pass, Pick, Receive, make_deck
+from table.games.kitty.rules import KITTY, Bid, Pass, Pick, Receive, Register, make_deck, observe
+from table.sim import world
+from table.sim.bots import Bots
+from table.sim.world import CannotDo
 
 
 @cache
@@ -132,3 +137,85 @@ def _gift(k: Knowledge, legal: list, rng: random.Random) -> Receive:
     r = k.rank[legal[0].card]
     side_of = {p: i for i, side in enumerate(k.sides) for p in side}
     return min(legal, key=lambda a: (k.side_taken[side_of[a.player]][r], rng.random()))
+
+
+# ---------------------------------------------------------------- a simulated table
+
+class World(world.World):
+    """The cards of a simulated Kitty table. The dealer deals the kitty face down (the pile, 7 cards), sets
+    3 cards aside unseen at 5 players and deals the rest; seats register their cards (tap, and keep them in
+    hand). Targets come off the kitty onto the centre (`show`); passes and bids are laid from the hand, a
+    picked or received target is tapped from the table (`lay` reaches it). Once the hands are registered,
+    the hands are what the table knows each seat holds, less what lies on the table: passes change hands
+    when the last one is in. After a reveal the bids and the targets nobody took are discarded
+    (`pick_up`), and a new deal is dealt when one starts."""
+
+    def pick_up(self) -> bool:
+        """After a reveal: bids and untaken targets discarded (a target still to be picked or given stays);
+        a new deal is dealt."""
+        if not self.round_over:
+            raise CannotDo("sim_nothing_to_pick_up")
+        state = self.session.state
+        if observe(state, None)["deal"] != self.deal and state.phase != "over":
+            self._gather(deal=True)
+        else:
+            self.sim.clear()
+            self.table = [c for c in self.table if c in self._named()]
+            self._follow_the_table()
+        return True
+
+    def _deal(self) -> None:
+        """Shuffle; the kitty face down, the cards set aside, the hands."""
+        view = observe(self.session.state, None)
+        self.deal = view["deal"]
+        cards = self.sim.cards(self.sim.deck)
+        self.rng.shuffle(cards)
+        size, seats = view["hand_size"], self.session.players
+        self.hands = {seat: sorted(cards[p * size:(p + 1) * size]) for p, seat in enumerate(seats)}
+        self.pile = cards[size * len(seats):][:KITTY]
+
+    def _landed(self, seat: int | None, card: str, action) -> None:
+        """A registered card goes back into its seat's hand; later, the hands follow the table's knowledge."""
+        if isinstance(action, Register):
+            self.table.remove(card)
+            self.hands[seat] = sorted(self.hands[seat] + [card])
+        elif self.session.state.phase != "register":
+            self._follow_the_table()
+
+    def _follow_the_table(self) -> None:
+        """Each seat holds what the table knows it holds, less its sealed pass and bid lying on the table."""
+        state = self.session.state
+        for p, seat in enumerate(self.session.players):
+            mine = observe(state, p)
+            laid = {mine["my_pass"], mine["my_bid"]}
+            self.hands[seat] = sorted(c for c in mine["hand"] if c not in laid)
+        held = set().union(*self.hands.values())
+        self.table = [c for c in self.table if c not in held]
+
+    def _resume(self) -> None:
+        """Registered hands from the table's knowledge, the rest dealt again at random; the kitty left is the
+        pile."""
+        state = self.session.state
+        view = observe(state, None)
+        self.deal = view["deal"]
+        for p, seat in enumerate(self.session.players):
+            mine = observe(state, p)
+            self.hands[seat] = sorted(mine["hand"])
+            self.table += [c for c in (mine["my_pass"], mine["my_bid"]) if c]
+        known = set(self.table).union(*self.hands.values(), view["targets"], *(r.get("discarded", ()) for r in view["log"]))
+        pool = [c for c in self.sim.cards(self.sim.deck) if c not in known]
+        self.rng.shuffle(pool)
+        self.note = "sim_resumed"
+        if state.phase == "register":
+            for p, seat in enumerate(self.session.players):
+                missing = view["hand_size"] - len(self.hands[seat])
+                self.hands[seat] += [pool.pop() for _ in range(missing)]
+            self.note = "sim_resumed_redealt"
+        self.pile = pool[:view["kitty_left"]]
+        self._follow_the_table() if state.phase != "register" else None
+
+
+class Players(Bots):
+    """Seeded bots at a simulated Kitty table."""
+
+    World = World

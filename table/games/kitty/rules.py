@@ -424,7 +424,7 @@ def need(state: State) -> Need:
     if phase == "pick":
         return Need(players=(state.picker,))
     if phase == "gift":
-        return Need(players=receivers(state, state.giver), any_of=True)
+        return Need(players=receivers(state, state.giver), any_of=True, by=state.giver)
     return _DONE
 
 

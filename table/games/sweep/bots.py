@@ -9,7 +9,8 @@ simulation split as the rules say, so a rank already played is avoided unless
 the split pays; the lowest card taking the centre's top rank is found the same
 way. A tie pick: the target rank that gains or keeps it a majority, else the
 highest. Registrations, centre cards and the table draw are not decisions (in
-the simulated table the world deals them): any legal one.
+the simulated table the world deals them): any legal one. `Players` are these
+bots at a simulated table, acting on its `World`.
 """
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ import random
 from string import ascii_letters
 from typing import Any
 
-from table.games.sweep.rules import Play, Take, resolve
+from table.games.sweep.rules import HAND, Play, Register, Take, observe, resolve
+from table.sim import world
+from table.sim.bots import Bots
+from table.sim.world import CannotDo
 
 RANKS = range(1, 11)
 COPIES = {r: r for r in RANKS}              # the Pairs deck: one 1, two 2s ... ten 10s
@@ -152,3 +156,79 @@ def _median_unseen(view: dict, mine: dict[int, int]) -> int:
         unseen[rank_of(card)] -= 1
     ranks = [r for r in RANKS for _ in range(max(0, unseen[r]))]
     return ranks[len(ranks) // 2] if ranks else 5
+
+
+# ---------------------------------------------------------------- a simulated table
+
+class World(world.World):
+    """The cards of a simulated Sweep table. The dealer deals 5 cards to every seat and the rest is the
+    pile; seats register their cards (tap, and keep them in hand); the dealer shows the round's centre off
+    the pile (`show`); seats play from their hand, and a tied seat takes a centre card by tapping it
+    (`lay` reaches it on the table). After a capture everyone takes into hand what the table knows they
+    now hold, the centre's leftovers are discarded (`pick_up`), and a new deal is dealt when one starts."""
+
+    def pick_up(self) -> bool:
+        """After a capture: captures into the hands, the rest discarded; a new deal is dealt."""
+        if not self.round_over:
+            raise CannotDo("sim_nothing_to_pick_up")
+        state = self.session.state
+        if observe(state, None)["deal"] != self.deal and state.phase != "over":
+            self._gather(deal=True)
+        else:
+            self.sim.clear()
+            self.table = []
+            self.hands = self._known_hands()
+        return True
+
+    def _deal(self) -> None:
+        """Shuffle, deal 5 cards to every seat; the rest is the pile."""
+        self.deal = observe(self.session.state, None)["deal"]
+        cards = self.sim.cards(self.sim.deck)
+        self.rng.shuffle(cards)
+        seats = self.session.players
+        self.hands = {seat: sorted(cards[p * HAND:(p + 1) * HAND]) for p, seat in enumerate(seats)}
+        self.pile = cards[HAND * len(seats):]
+
+    def _landed(self, seat: int | None, card: str, action) -> None:
+        """A registered card goes back into its seat's hand."""
+        if isinstance(action, Register):
+            self.table.remove(card)
+            self.hands[seat] = sorted(self.hands[seat] + [card])
+
+    def _known_hands(self) -> dict[int, list[str]]:
+        """What each seat holds as the table knows it: its own cards, and its share of each pool of copies
+        taken automatically (the copies shared out in seat order)."""
+        state, hands, shared = self.session.state, {}, set()
+        for p, seat in enumerate(self.session.players):
+            mine = observe(state, p)
+            hand = list(mine["hand"])
+            for pool in mine["loose"]:
+                free = [c for c in pool["cards"] if c not in shared]
+                hand += free[:pool["count"]]
+                shared.update(free[:pool["count"]])
+            hands[seat] = sorted(hand)
+        return hands
+
+    def _resume(self) -> None:
+        """Hands as the table knows them (unregistered cards dealt again at random); the rest is the pile."""
+        state = self.session.state
+        view = observe(state, None)
+        self.deal = view["deal"]
+        self.hands = self._known_hands()
+        self.table = list(view["centre"]) + [card for _, card in view["played"]]
+        known = set(self.table).union(*self.hands.values(), *(r["discarded"] for r in view["log"]))
+        pool = [c for c in self.sim.cards(self.sim.deck) if c not in known]
+        self.rng.shuffle(pool)
+        self.note = "sim_resumed"
+        for p, seat in enumerate(self.session.players):
+            missing = view["expected"] - len(self.hands[seat]) if state.phase == "register" else 0
+            if missing > 0:
+                self.hands[seat] += [pool.pop() for _ in range(missing)]
+                self.note = "sim_resumed_redealt"
+        self.pile = pool
+
+
+class Players(Bots):
+    """Seeded bots at a simulated Sweep table."""
+
+    World = World

@@ -12,6 +12,8 @@ also knows its own hand, and leaves it out of what the others may bid).
   cards the seat has not seen; each candidate rank is fired against the same
   samples, and scored by the change of the seat's deal points (-1 per card
   captured, + a rank it would complete with the centre). The best mean wins.
+
+`Players` are these bots at a simulated table, acting on its `World`.
 """
 from __future__ import annotations
 
@@ -20,7 +22,10 @@ from functools import cache
 from typing import Any, Sequence
 
 from table.assets import deck_data
-from table.games.venture.rules import INFO, Bid, DraftDone, Tables, _fire, make_deck, points, tables
+from table.games.venture.rules import INFO, Bid, DraftDone, Tables, _fire, make_deck, observe, points, tables
+from table.sim import world
+from table.sim.bots import Bots
+from table.sim.world import CannotDo
 
 SAMPLES = 20
 
@@ -94,3 +99,71 @@ def draft_keep(view: dict, hand: Sequence[str], rng: random.Random) -> list[str]
             count[t.rank[c]] = count.get(t.rank[c], 0) + 1
     order = sorted(hand, key=lambda c: (-count.get(t.rank[c], 0), abs(t.rank[c] - 5.5), rng.random()))
     return order[:3]
+
+
+# ---------------------------------------------------------------- a simulated table
+
+class World(world.World):
+    """The cards of a simulated Venture table. The dealer deals every card: the slug stays face down (the
+    pile, shown card by card on the centre pads) and the rest makes the hands; with the draft option the
+    seats draft at once (keep 3, pass the rest left, until nothing is left to pass). Bids are laid from the
+    hand; after a firing the captures go to the score piles and the rest to the centre (`pick_up`), and a
+    new deal is dealt when one starts."""
+
+    def pick_up(self) -> bool:
+        """After a firing: every bid leaves the pads (to a score pile or the centre); a new deal is dealt."""
+        if not self.round_over:
+            raise CannotDo("sim_nothing_to_pick_up")
+        view = self.rules.observe(self.session.state, None)
+        if view["deal"] != self.deal and view["phase"] != "over":
+            self._gather(deal=True)
+        else:
+            self.sim.clear()
+            self.table = []
+        return True
+
+    def _deal(self) -> None:
+        """Deal the slug face down and the hands; draft when the option is on."""
+        state, seats = self.session.state, self.session.players
+        view = self.rules.observe(state, None)
+        self.deal = view["deal"]
+        cards = self.sim.cards(self.sim.deck)
+        self.rng.shuffle(cards)
+        self.pile, rest = cards[:view["slug_size"]], cards[view["slug_size"]:]
+        size = view["hand_size"]
+        hands = [rest[p * size:(p + 1) * size] for p in range(len(seats))]
+        if view["options"]["draft"]:
+            hands = self._draft(hands)
+        self.hands = {seat: sorted(hand) for seat, hand in zip(seats, hands)}
+
+    def _draft(self, packets: list[list[str]]) -> list[list[str]]:
+        """Each seat keeps 3 of its packet (`draft_keep`) and passes the rest left, until nothing is passed."""
+        state = self.session.state
+        kept: list[list[str]] = [[] for _ in packets]
+        while any(packets):
+            passed = []
+            for p, packet in enumerate(packets):
+                keep = draft_keep(observe(state, p), packet, self.rng) if len(packet) > 3 else packet
+                kept[p] += keep
+                passed.append([c for c in packet if c not in keep])
+            packets = [passed[p - 1] for p in range(len(packets))]
+        return kept
+
+    def _resume(self) -> None:
+        """Hands are never known to the table: deal the unseen cards again at random (the slug left first)."""
+        state, seats = self.session.state, self.session.players
+        view = self.rules.observe(state, None)
+        self.deal = view["deal"]
+        pool = sorted(view["unseen"])
+        self.rng.shuffle(pool)
+        missing = view["slug_size"] - len(view["slug"]) if view["phase"] in ("draft", "slug") else 0
+        self.pile, pool = pool[:missing], pool[missing:]
+        for p, seat in enumerate(seats):
+            self.hands[seat], pool = sorted(pool[:view["in_hand"][p]]), pool[view["in_hand"][p]:]
+        self.note = "sim_resumed_redealt"
+
+
+class Players(Bots):
+    """Seeded bots at a simulated Venture table."""
+
+    World = World

@@ -1,0 +1,540 @@
+"""Kitty's screen pages, drawn only from the public view: the table (the centre pad, the kitty, one row per
+seat), the reveal step by step, what each seat takes, a deal's scores by rank and the stakes settlement.
+The lobby, banners and the game-over page are the shared screen's (table/screen/screen.py).
+
+With partners every seat row and scoring row carries its team's colour band, and the team totals are shown
+(TABLE-PROTOCOLS 1.7).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pygame
+
+from table.games.kitty.rules import ONE, TARGET
+from table.screen import draw
+from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+
+TEAM_COLOURS = ((0, 190, 190), (235, 90, 170), (160, 110, 250))   # one band colour per team
+BOTTOM = SIZE[1] - PROMPT - 8                                     # lowest y above the prompt bar
+CENTRE = pygame.Rect(16, HEADER + 12, 404, BOTTOM - HEADER - 12)  # the centre pad's panel, table page
+ROWS_X = CENTRE.right + 16                                        # the seat rows, right of it
+TARGET_CARD = (136, 182)                                          # a target, table and reveal pages
+REVEAL_LINES = HEADER + 306                                       # the reveal's step lines start here
+AFTER_THE_BIDS = {"discard": 1, "gift": 2, "choose": 3, "give": 3}  # reveal steps after the bids, in order
+
+
+# ------------------------------------------------------------ which pages
+
+
+def pages(table: dict) -> list[tuple[str, int | None]]:
+    """The pages to show for this table view, in order; the last one stays on screen.
+
+    While a round waits for a pick or a gift: its reveal step by step, the last step being the choice
+    awaited. After a round: its reveal, what everyone takes, the deal's scores when it ended one (and at
+    the game's end the stakes, then the game-over page); once the table is clear again, the table page.
+    """
+    view = table["view"]
+    phase = view["phase"]
+    steps = [("reveal", k) for k in range(len(reveal_steps(view)))]
+    if phase in ("pick", "gift"):
+        return steps
+    deal_ended = phase == "over" or (phase == "register" and view["deal"] > 1 and not any(view["registered"]))
+    round_ended = phase == "targets" and not view["targets"] and view["round"] > 1
+    if not (deal_ended or round_ended):
+        return [("table", None)]
+    shown = steps + [("take", None)]
+    if deal_ended:
+        shown.append(("scores", None))
+    if phase == "over":
+        shown += [("stakes", None)] * bool(view["stakes"]) + [("over", None)]
+    elif not table.get("clearing"):
+        shown.append(("table", None))
+    return shown
+
+
+def draw_page(c: Canvas, page: str, step: int | None) -> None:
+    """Draw one of this game's pages."""
+    if page == "reveal":
+        _reveal(c, step or 0)
+    else:
+        {"table": _table, "take": _take, "scores": _scores, "stakes": _stakes}[page](c)
+
+
+def subtitle(c: Canvas) -> str:
+    """The long game's goal (the header's right text on every page, the game-over page's included)."""
+    return c.t("goal", target=TARGET) if c.view["options"]["long"] else ""
+
+
+# ------------------------------------------------------------ what to draw (pure)
+
+
+def reveal_steps(view: dict) -> list[dict]:
+    """The steps of the round being (or last) resolved, in order, ending with the choice it waits for: a
+    soft pick ("choose": `player`, `cards`) or the 1's gift ("give": `player`, `card`, `players`)."""
+    resolution = view["resolution"]
+    steps = list(resolution["steps"]) if resolution else []
+    if view["phase"] == "pick":
+        steps.append({"step": "choose", "player": view["picker"], "cards": view["targets"]})
+    elif view["phase"] == "gift":
+        gift = view["gift"]
+        steps.append({"step": "give", "player": gift["giver"], "card": gift["card"], "players": gift["receivers"]})
+    return steps
+
+
+def lowest_up(steps: list[dict], rank: dict[str, int]) -> list[dict]:
+    """The steps as the reveal walks the bids, from the lowest up: each tie and each unique bid's win,
+    pick or take at its rank; then the discards, the gift, and last the choice awaited."""
+    def place(s: dict) -> tuple[int, int]:
+        at = s["rank"] if s["step"] == "tie" else rank[s["bid"]] if "bid" in s else 0
+        return AFTER_THE_BIDS.get(s["step"], 0), at
+    return sorted(steps, key=place)
+
+
+def destinations(steps: list[dict], rank: dict[str, int]) -> dict[str, int | None]:
+    """Where each target went in these steps: the player who takes it into hand, or None (discarded).
+    A target the 1 won is nobody's until it is given (see `to_give`)."""
+    went: dict[str, int | None] = {}
+    for s in steps:
+        if s["step"] in ("win", "take") or (s["step"] == "pick" and rank[s["bid"]] != ONE):
+            went[s["card"]] = s["player"]
+        elif s["step"] == "gift":
+            went[s["card"]] = s["to"]
+        elif s["step"] == "discard":
+            went[s["card"]] = None
+    return went
+
+
+def to_give(steps: list[dict], rank: dict[str, int]) -> str | None:
+    """The target the 1 won and has not given yet in these steps, if any."""
+    card = None
+    for s in steps:
+        if s["step"] in ("one", "give") or (s["step"] == "pick" and rank[s["bid"]] == ONE):
+            card = s["card"]
+        elif s["step"] == "gift":
+            card = None
+    return card
+
+
+def take_moves(view: dict, rank: dict[str, int]) -> tuple[list[list[str]], list[str]]:
+    """After a round: per player, the targets it takes into hand; and the targets discarded.
+    (Every bid is discarded.)"""
+    resolution = view["resolution"]
+    taken: list[list[str]] = [[] for _ in range(view["players"])]
+    discarded = []
+    for card, player in destinations(resolution["steps"], rank).items():
+        if player is None:
+            discarded.append(card)
+        else:
+            taken[player].append(card)
+    return taken, discarded
+
+
+def marks(steps: list[dict], rank: dict[str, int]) -> dict[int, str]:
+    """The mark each bidder's bid gets from these steps: "tie", "win", "one" (a 1 that must give),
+    "pick", "take", or "choose" (the pick awaited)."""
+    marked: dict[int, str] = {}
+    for s in steps:
+        kind = s["step"]
+        if kind == "tie":
+            marked.update(dict.fromkeys(s["players"], "tie"))
+        elif kind == "pick" and rank[s["bid"]] == ONE:
+            marked[s["player"]] = "one"
+        elif kind in ("win", "one", "pick", "take", "choose"):
+            marked[s["player"]] = kind
+    return marked
+
+
+def bid_order(bids: list[str], rank: dict[str, int]) -> list[int]:
+    """The bidders from the lowest bid up (ties side by side)."""
+    return sorted(range(len(bids)), key=lambda p: (rank[bids[p]], p))
+
+
+def team_of(view: dict, player: int) -> int | None:
+    """The team index of `player` (partners), else None."""
+    return next((i for i, team in enumerate(view["teams"] or ()) if player in team), None)
+
+
+def units(view: dict) -> list[list[int]]:
+    """The scoring units: the teams with partners, else each player alone."""
+    return view["teams"] or [[p] for p in range(view["players"])]
+
+
+# ------------------------------------------------------------ shared bits
+
+
+def _header(c: Canvas, title: str, deal: int, rnd: int | None = None) -> None:
+    """The title bar: `title`, the deal (long game only) and the round (None: registering), the goal."""
+    t, view = c.t, c.view
+    parts = [t("deal", deal=deal)] * view["options"]["long"]
+    parts.append(t("registering") if rnd is None else t("round", round=rnd, rounds=view["rounds"]))
+    c.header(title, " · ".join(parts), subtitle(c))
+
+
+def _tick(surf: pygame.Surface, center, r: int, colour=GREEN) -> None:
+    """A check mark (committed); the screen font has no ✓."""
+    x, y = center
+    pygame.draw.lines(surf, colour, False, [(x - r, y), (x - r // 3, y + r * 2 // 3), (x + r, y - r * 2 // 3)],
+                      max(5, r // 3))
+
+
+def _band(c: Canvas, row: pygame.Rect, player: int) -> None:
+    """The team colour band on the left edge of a row (partners only)."""
+    team = team_of(c.view, player)
+    if team is not None:
+        pygame.draw.rect(c.surf, TEAM_COLOURS[team], (row.x, row.y, 9, row.h),
+                         border_top_left_radius=12, border_bottom_left_radius=12)
+
+
+def _unit_rows(c: Canvas, top: int, bottom: int) -> Iterator[tuple[int, pygame.Rect, int]]:
+    """One panel row per scoring unit (its team band, its seats' badges); yields (unit, row, x after badges)."""
+    listed = units(c.view)
+    h = min(100, (bottom - top) // len(listed))
+    for u, members in enumerate(listed):
+        row = pygame.Rect(16, top + u * h, SIZE[0] - 32, h - 8)
+        pygame.draw.rect(c.surf, PANEL, row, border_radius=12)
+        _band(c, row, members[0])
+        r = min(30, row.h // 2 - 4)
+        x = row.x + 16
+        for p in members:
+            seat = c.seat(p)
+            draw.badge(c.surf, (x + r, row.centery), r, seat, c.light(seat))
+            x += 2 * r + 8
+        yield u, row, x + 8
+
+
+def _unit_name(c: Canvas, unit: list[int]) -> str:
+    """'Siège 3' or 'Sièges 1 et 3'."""
+    return c.t.seats([c.seat(p) for p in unit])
+
+
+# ------------------------------------------------------------ table
+
+
+def _table(c: Canvas) -> None:
+    """The centre pad and the kitty on the left, one row per seat on the right, what to do at the bottom."""
+    t, view = c.t, c.view
+    _header(c, t("game_name"), view["deal"], view["round"] if view["phase"] != "register" else None)
+    _centre(c)
+    _seat_rows(c)
+    c.prompt_bar(_prompt(c))
+
+
+def _prompt(c: Canvas) -> str:
+    """What to do now, and who does it."""
+    t, view = c.t, c.view
+    phase = view["phase"]
+    if c.table.get("clearing"):
+        return t("prompt_clear")
+    if phase == "register":
+        return t("prompt_register", n=view["hand_size"])
+    if phase == "targets":
+        return t.count("prompt_show", _per_round(view) - len(view["targets"]))
+    if phase in ("pass", "bid"):
+        return t(f"prompt_{phase}")
+    if phase == "pick":
+        return t("prompt_pick", seat=c.seat(view["picker"]))
+    if phase == "gift":
+        return t("prompt_gift", seat=c.seat(view["gift"]["giver"]))
+    return ""
+
+
+def _per_round(view: dict) -> int:
+    """Targets shown this round."""
+    return view["targets_per_round"][view["round"] - 1]
+
+
+def _centre(c: Canvas) -> None:
+    """The centre pad: this round's targets (shown, or still to show), the kitty face down, the teams."""
+    t, view, surf = c.t, c.view, c.surf
+    pygame.draw.rect(surf, PANEL, CENTRE, border_radius=14)
+    per = _per_round(view)
+    x, y = CENTRE.x + 20, CENTRE.y + 12
+    draw.text(surf, t.count("target_label", per), 34, GOLD, "topleft", (x, y))
+    for i in range(per):
+        rect = pygame.Rect((x + i * (TARGET_CARD[0] + 20), y + 46), TARGET_CARD)
+        if i < len(view["targets"]):
+            c.faces.draw(surf, rect, view["targets"][i])
+        else:
+            draw.back(surf, rect, False)
+            draw.text(surf, "?", 90, MUTED, "center", rect.center)
+    y += 46 + TARGET_CARD[1] + 18
+    left = view["kitty_left"]
+    draw.text(surf, t.count("kitty_left", left), 32, TEXT, "topleft", (x, y))
+    for i in range(left):
+        draw.back(surf, pygame.Rect(x + i * 44, y + 40, 36, 50), True)
+    if view["teams"]:
+        _team_totals(c, pygame.Rect(x, y + 106, CENTRE.w - 40, CENTRE.bottom - y - 114))
+
+
+def _team_totals(c: Canvas, box: pygame.Rect) -> None:
+    """Each team: its band colour, its seats, its total."""
+    t, view, surf = c.t, c.view, c.surf
+    draw.text(surf, t("col_teams"), 30, MUTED, "topleft", box.topleft)
+    h = min(56, (box.h - 38) // len(view["teams"]))
+    for i, (team, total) in enumerate(zip(view["teams"], view["team_totals"])):
+        row = pygame.Rect(box.x, box.y + 38 + i * h, box.w, h - 6)
+        pygame.draw.rect(surf, TEAM_COLOURS[i], (row.x, row.y, 12, row.h), border_radius=4)
+        draw.text(surf, _unit_name(c, team), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
+        draw.text(surf, str(total), 44, TEXT, "midright", (row.right, row.centery))
+
+
+def _seat_rows(c: Canvas) -> None:
+    """One row per seat: light badge, name (and dealer), cards held, this phase's progress (registered
+    count, or a face-down card and a tick once passed or bid), the targets gained this deal, the total."""
+    t, view, surf = c.t, c.view, c.surf
+    x1 = SIZE[0] - 16
+    held_x, status_x, gained_x = ROWS_X + 262, ROWS_X + 340, ROWS_X + 470
+    total_w = 90
+    phase = view["phase"]
+    top = HEADER + 12
+    draw.text(surf, t("col_held"), 28, MUTED, "midtop", (held_x, top))
+    if phase in ("register", "pass", "bid"):
+        draw.text(surf, t(f"col_{phase}"), 28, MUTED, "midtop", (status_x + 50, top))
+    draw.text(surf, t("col_gained"), 28, MUTED, "topleft", (gained_x, top))
+    draw.text(surf, t("col_points"), 28, MUTED, "topright", (x1 - 14, top))
+    for p, row in c.seat_rows(list(range(view["players"])), top + 36, BOTTOM + 8, 100, ROWS_X, x1):
+        _band(c, row, p)
+        r = min(34, row.h // 2 - 4)
+        dealer = view["dealer"] == p
+        name = draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "bottomleft" if dealer else "midleft",
+                         (row.x + 24 + 2 * r, row.centery + (4 if dealer else 0)))
+        if dealer:
+            draw.tag(surf, t("dealer"), 28, (name.x, name.bottom + 2), INK, GOLD)
+        draw.text(surf, str(view["counts"][p]), 44, TEXT, "center", (held_x, row.centery))
+        _status(c, phase, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
+        room = x1 - total_w - gained_x - 10
+        gained = view["taken"][p]
+        h = c.chip_height(len(gained), room, min(48, row.h - 20), 6)
+        c.chips(gained, gained_x, row.centery, h, 6)
+        draw.text(surf, str(view["totals"][p]), 56, TEXT, "midright", (x1 - 14, row.centery))
+
+
+def _status(c: Canvas, phase: str, p: int, box: pygame.Rect) -> None:
+    """A seat's progress in this phase: registered/expected, or a face-down card with a tick once in."""
+    view, surf = c.view, c.surf
+    if phase == "register":
+        done = view["registered"][p] == view["hand_size"]
+        count = f"{view['registered'][p]}/{view['hand_size']}"
+        r = draw.text(surf, count, 40, GREEN if done else TEXT, "midleft", (box.x, box.centery))
+        if done:
+            _tick(surf, (r.right + 24, box.centery), 16)
+    elif phase in ("pass", "bid"):
+        committed = view["passed" if phase == "pass" else "bid"][p]
+        h = min(56, box.h)
+        card = pygame.Rect(box.x + 14, box.centery - h // 2, h * 3 // 4, h)
+        draw.back(surf, card, committed)
+        if committed:
+            _tick(surf, (card.right + 32, box.centery), 16)
+
+
+# ------------------------------------------------------------ reveal
+
+
+def _reveal(c: Canvas, step: int) -> None:
+    """Step `step` of the round's resolution: the targets (and where each went so far), the bids from the
+    lowest up with their marks so far, and the steps so far in words, the current one framed; a step that
+    waits for a seat (pick, gift) says on the prompt bar who does what."""
+    t, view, surf = c.t, c.view, c.surf
+    resolution = view["resolution"]
+    steps = lowest_up(reveal_steps(view), c.faces.ranks)[:step + 1]
+    _header(c, t("reveal_title"), resolution["deal"], resolution["round"])
+    _revealed_targets(c, resolution["targets"], steps)
+    _bid_ladder(c, resolution["bids"], steps)
+    waiting = steps[-1]["step"] in ("choose", "give")
+    bottom = BOTTOM if waiting else SIZE[1] - 10
+    top = REVEAL_LINES
+    h = min(66, (bottom - top) // len(steps))
+    for k, s in enumerate(steps):
+        row = pygame.Rect(16, top + k * h, SIZE[0] - 32, h - 8)
+        current = k == len(steps) - 1
+        pygame.draw.rect(surf, PANEL_HI if current else PANEL, row, border_radius=12)
+        if current:
+            draw.frame(surf, row.inflate(6, 6))
+        r = min(24, row.h // 2 - 2)
+        draw.badge(surf, (row.x + 12 + r, row.centery), r, k + 1, GOLD)
+        draw.text(surf, _step_text(c, s), min(36, row.h - 6), TEXT if current else MUTED, "midleft",
+                  (row.x + 2 * r + 26, row.centery), width=row.right - row.x - 2 * r - 40)
+    if waiting:
+        c.prompt_bar(t("prompt_discard_bids") if c.table.get("clearing") else _prompt(c))
+
+
+def _revealed_targets(c: Canvas, targets: list[str], steps: list[dict]) -> None:
+    """The round's targets, each with where it went so far: a seat, discarded, or to be given."""
+    t, surf = c.t, c.surf
+    rank = c.faces.ranks
+    went, giving = destinations(steps, rank), to_give(steps, rank)
+    x, y = 24, HEADER + 8
+    w, h = TARGET_CARD
+    draw.text(surf, t.count("target_label", len(targets)), 30, GOLD, "topleft", (x, y))
+    for i, card in enumerate(targets):
+        rect = pygame.Rect(x + i * (w + 14), y + 38, w, h)
+        c.faces.draw(surf, rect, card)
+        if card in went or card == giving:
+            player = went.get(card)
+            label, fg, bg = ((t("to_give"), INK, TEXT) if card == giving else
+                             (t("discarded"), TEXT, RED) if player is None else
+                             (t("seat", seat=c.seat(player)), INK, GOLD))
+            draw.tag(surf, label, 30, (rect.centerx, rect.bottom + 6), fg, bg, "midtop", w + 12)
+
+
+def _bid_ladder(c: Canvas, bids: list[str], steps: list[dict]) -> None:
+    """Every bid, lowest first, under its seat's badge (its light's colour); marked by the steps so far
+    (struck out when tied), the bids of the current step framed."""
+    t, surf = c.t, c.surf
+    rank = c.faces.ranks
+    marked = marks(steps, rank)
+    current = steps[-1]
+    concerned = set(current["players"]) if current["step"] == "tie" else {current.get("player")}
+    x0, x1 = 2 * TARGET_CARD[0] + 70, SIZE[0] - 16
+    w = min(170, (x1 - x0) // len(bids))
+    card_w = min(130, w - 22)
+    for i, p in enumerate(bid_order(bids, rank)):
+        cx = x0 + i * w + w // 2
+        seat = c.seat(p)
+        draw.badge(surf, (cx, HEADER + 34), 26, seat, c.light(seat))
+        card = pygame.Rect(0, 0, card_w, card_w * 4 // 3)
+        card.midtop = (cx, HEADER + 72)
+        c.faces.draw(surf, card, bids[p])
+        mark = marked.get(p)
+        if mark == "tie":
+            draw.strike(surf, card)
+        if mark:
+            fg, bg = (TEXT, RED) if mark == "tie" else (INK, GOLD)
+            draw.tag(surf, t(f"mark_{mark}"), 30, (cx, card.bottom + 8), fg, bg, "midtop", w - 6)
+        if p in concerned and current["step"] != "give":
+            draw.frame(surf, card.inflate(12, 12), RED if mark == "tie" else GOLD)
+
+
+def _step_text(c: Canvas, s: dict) -> str:
+    """One resolution step in words."""
+    t = c.t
+    name = c.card_name
+    kind = s["step"]
+    if kind == "tie":
+        return t("step_tie", rank=s["rank"], seats=t.seats([c.seat(p) for p in s["players"]]))
+    if kind == "discard":
+        return t(f"step_discard_{s['why']}", card=name(s["card"]))
+    if kind == "give":
+        seats = [c.seat(p) for p in s["players"]]
+        return t("step_give", seat=c.seat(s["player"]), card=name(s["card"]), receivers=_either(c, seats))
+    if kind == "choose":
+        return t("step_choose", seat=c.seat(s["player"]), cards=" / ".join(name(card) for card in s["cards"]))
+    if kind == "pick" and c.faces.ranks[s["bid"]] == ONE:
+        kind = "pick_one"
+    params = {"seat": c.seat(s["player"]), "card": name(s["card"])}
+    if "bid" in s:
+        params["bid"] = name(s["bid"])
+    if "to" in s:
+        params["to"] = c.seat(s["to"])
+    return t(f"step_{kind}", **params)
+
+
+def _either(c: Canvas, seats: list[int]) -> str:
+    """'Siège 2' or 'Siège 1, 2 ou 4'."""
+    if len(seats) == 1:
+        return c.t("seat", seat=seats[0])
+    return c.t("seats_or", seats=", ".join(str(s) for s in seats[:-1]), last=seats[-1])
+
+
+# ------------------------------------------------------------ take
+
+
+def _take(c: Canvas) -> None:
+    """What every seat does now: the targets it takes into hand, the bid it discards; targets discarded."""
+    t, view, surf = c.t, c.view, c.surf
+    resolution = view["resolution"]
+    _header(c, t("take_title"), resolution["deal"], resolution["round"])
+    taken, discarded = take_moves(view, c.faces.ranks)
+    bids = resolution["bids"]
+    take_x, discard_x = 310, 860
+    top = HEADER + 12
+    draw.text(surf, t("col_take"), 32, GOLD, "topleft", (take_x, top))
+    draw.text(surf, t("col_discard"), 32, GOLD, "topleft", (discard_x, top))
+    bottom = BOTTOM - (70 if discarded else 0)
+    for p, row in c.seat_rows(list(range(view["players"])), top + 44, bottom):
+        _band(c, row, p)
+        r = min(34, row.h // 2 - 4)
+        draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 24 + 2 * r, row.centery))
+        h = min(56, row.h - 16)
+        c.chips(taken[p], take_x, row.centery, h)
+        c.chips([bids[p]], discard_x, row.centery, h)
+    if discarded:
+        y = BOTTOM - 36
+        r = draw.text(surf, t.count("targets_discarded", len(discarded)), 36, TEXT, "midleft", (30, y))
+        c.chips(discarded, r.right + 20, y, 50)
+    c.prompt_bar(t("prompt_clear") if c.table.get("clearing") else t("prompt_take"))
+
+
+# ------------------------------------------------------------ scores
+
+
+def _scores(c: Canvas) -> None:
+    """The deal's score: per scoring unit its cards by rank (its hand), the ranks where it holds most
+    (gold: it scores the rank's value), its points spelled out, and its total."""
+    t, view, surf = c.t, c.view, c.surf
+    scores = view["scores"]
+    c.header(t("scores_title", deal=scores["deal"]), "", subtitle(c))
+    draw.text(surf, t("scores_rule"), 30, TEXT, "midtop", (SIZE[0] // 2, HEADER + 8), width=SIZE[0] - 40)
+    ranks = scores["ranks"]
+    grid_x, cell = 200, 56
+    calc_x = grid_x + len(ranks) * cell + 20
+    right = SIZE[0] - 30
+    top = HEADER + 52
+    for i, rank in enumerate(ranks):
+        card = next(card for card, r in c.faces.ranks.items() if r == rank)
+        c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), card, "chip")
+    draw.text(surf, t("col_calc"), 30, GOLD, "midleft", (calc_x, top + 20))
+    draw.text(surf, t("col_total"), 30, GOLD, "midright", (right, top + 20))
+    for u, row, _ in _unit_rows(c, top + 50, SIZE[1] - 10):
+        counts = scores["counts"][u]
+        for i, count in enumerate(counts):
+            box = pygame.Rect(grid_x + i * cell + 3, row.y + 6, cell - 6, row.h - 12)
+            scored = u in scores["scorers"][i]
+            if scored:
+                pygame.draw.rect(surf, GOLD, box, border_radius=8)
+            draw.text(surf, str(count) if count else "·", 40, INK if scored else TEXT, "center", box.center)
+        won = [rank for i, rank in enumerate(ranks) if u in scores["scorers"][i]]
+        draw.text(surf, _formula(won, scores["unit_points"][u]), 34, TEXT, "midleft", (calc_x, row.centery),
+                  width=right - 110 - calc_x, lines=2)
+        draw.text(surf, str(view["totals"][units(view)[u][0]]), 56, TEXT, "midright", (right, row.centery))
+
+
+def _formula(ranks: list[int], points: int) -> str:
+    """A deal's points spelled out from the ranks scored: '2 + 7 + 9 = 18' (just the points for one or none)."""
+    if len(ranks) < 2:
+        return str(points)
+    return f"{' + '.join(map(str, ranks))} = {points}"
+
+
+# ------------------------------------------------------------ stakes
+
+
+def _stakes(c: Canvas) -> None:
+    """The stakes settled on the final totals: what each unit receives or pays, and its net."""
+    t, view, surf = c.t, c.view, c.surf
+    stakes = view["stakes"]
+    c.header(t("stakes_title"), "", subtitle(c))
+    draw.text(surf, t("stakes_rule", stake=stakes["stake"]), 30, TEXT, "midtop", (SIZE[0] // 2, HEADER + 8),
+              width=SIZE[0] - 40)
+    right = SIZE[0] - 30
+    for u, row, x in _unit_rows(c, HEADER + 56, SIZE[1] - 10):
+        unit = units(view)[u]
+        draw.text(surf, _settlement_text(c, unit), 34, TEXT, "midleft", (x, row.centery),
+                  width=right - 150 - x, lines=2)
+        net = stakes["net"][unit[0]]
+        draw.text(surf, f"{net:+d}" if net else "0", 56, GREEN if net > 0 else RED if net < 0 else TEXT,
+                  "midright", (right, row.centery))
+
+
+def _settlement_text(c: Canvas, unit: list[int]) -> str:
+    """'reçoit 8 de Siège 2, 4 de Siège 1', 'paie 8 à Siège 3', or nothing to pay."""
+    t, payments = c.t, c.view["stakes"]["payments"]
+    gets = [t("from_unit", amount=p["amount"], unit=_unit_name(c, p["from"])) for p in payments if p["to"] == unit]
+    pays = [t("to_unit", amount=p["amount"], unit=_unit_name(c, p["to"])) for p in payments if p["from"] == unit]
+    if gets:
+        return t("stakes_gets", items=", ".join(gets))
+    if pays:
+        return t("stakes_pays", items=", ".join(pays))
+    return t("stakes_even")
