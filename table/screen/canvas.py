@@ -11,7 +11,7 @@ from typing import Iterator
 import pygame
 
 from table.screen import draw
-from table.screen.draw import GOLD, INK, LIGHTS, MUTED, PANEL, PANEL_HI, SIZE, TEXT
+from table.screen.draw import GOLD, INK, LIGHTS, MUTED, PANEL, PANEL_HI, SIZE, TEAMS, TEXT
 from table.screen.faces import Faces
 from table.screen.i18n import Translator
 
@@ -44,15 +44,27 @@ class Canvas:
 
     def seat_rows(self, players: list[int], top: int, bottom: int, most: int = 100,
                   x0: int = 16, x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
-        """Draw one panel row per player (seat badge on the left) between top and bottom; yields (player, row)."""
+        """Draw one panel row per player (team band, seat badge) between top and bottom; yields (player, row)."""
         h = min(most, (bottom - top) // max(len(players), 1))
         for i, p in enumerate(players):
             row = pygame.Rect(x0, top + i * h, x1 - x0, h - 8)
             pygame.draw.rect(self.surf, PANEL, row, border_radius=12)
+            self.team_band(row, p)
             seat = self.seat(p)
             r = min(34, row.h // 2 - 4)
             draw.badge(self.surf, (row.x + 12 + r, row.centery), r, seat, self.light(seat))
             yield p, row
+
+    def team(self, player: int) -> int | None:
+        """The team index of `player` when the game plays in teams (the view's `teams`: lists of players)."""
+        return next((i for i, team in enumerate(self.view.get("teams") or ()) if player in team), None)
+
+    def team_band(self, row: pygame.Rect, player: int) -> None:
+        """The team colour band on the left edge of a player's row (teams only)."""
+        team = self.team(player)
+        if team is not None:
+            pygame.draw.rect(self.surf, TEAMS[team % len(TEAMS)], (row.x, row.y, 9, row.h),
+                             border_top_left_radius=12, border_bottom_left_radius=12)
 
     def seat_prompt(self, player: int, rect: pygame.Rect, size: int = 30) -> bool:
         """The seat prompt of `player`, if one is open: its options in a row, the cursor's framed; True if drawn."""
@@ -62,7 +74,7 @@ class Canvas:
         x = rect.x
         for i, (key, params) in enumerate(prompt["labels"]):
             chosen = i == prompt["cursor"]
-            label = ("▸ " if chosen else "") + self.t(key, **params)
+            label = ("» " if chosen else "") + self.t(key, **params)
             tag = draw.tag(self.surf, label, size, (x, rect.centery), INK if chosen else TEXT,
                            GOLD if chosen else PANEL_HI, "midleft")
             x = tag.right + 10

@@ -27,6 +27,7 @@ BACK = (40, 90, 170)
 GOLD = (255, 205, 50)
 RED = (200, 30, 45)
 GREEN = (70, 200, 110)
+TEAMS = ((0, 190, 190), (235, 90, 170), (160, 110, 250))   # one band colour per team
 
 # Seat badges in the colours of the seat lights; an unlit light shows grey.
 LIGHTS = {state.value: rgb255(look.colour) for state, look in LOOKS.items()} | {"off": (95, 100, 115)}
@@ -184,3 +185,15 @@ def button(surf: pygame.Surface, rect: pygame.Rect, label: str, key: str = "", s
         x = tag(surf, key, size - 4, (x, rect.centery), INK, GOLD, "midleft").right + 10
     anchor, at = ("midleft", (x, rect.centery)) if key else ("center", rect.center)
     text(surf, label, size, TEXT, anchor, at, width=rect.right - x - 8)
+
+
+def tick(surf: pygame.Surface, centre, r: int, colour=GREEN) -> None:
+    """A check mark `r` pixels wide each side of `centre` (done, committed); the screen font has no ✓."""
+    x, y = centre
+    pygame.draw.lines(surf, colour, False, [(x - r, y), (x - r // 3, y + r * 2 // 3), (x + r, y - r * 2 // 3)],
+                      max(5, r // 3))
+
+
+def number(n: int) -> str:
+    """A score as shown: a negative one with a true minus sign (−3), which reads better from afar."""
+    return f"−{-n}" if n < 0 else str(n)

@@ -172,8 +172,8 @@ class Screen:
         for p, row in c.seat_rows(ranking, top + 44, SIZE[1] - 64, 84):
             draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
             for i, points in enumerate(history):
-                draw.text(surf, str(points[p]), 40, TEXT, "center", (first + i * step + step // 2, row.centery))
-            draw.text(surf, str(view["totals"][p]), 56, TEXT, "center", (last + 60, row.centery))
+                draw.text(surf, draw.number(points[p]), 40, TEXT, "center", (first + i * step + step // 2, row.centery))
+            draw.text(surf, draw.number(view["totals"][p]), 56, TEXT, "center", (last + 60, row.centery))
             if p in view["winners"]:
                 draw.frame(surf, row)
                 draw.crown(surf, (row.x + 260, row.centery), 22)

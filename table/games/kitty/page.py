@@ -14,9 +14,8 @@ import pygame
 from table.games.kitty.rules import ONE, TARGET
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
-from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
 
-TEAM_COLOURS = ((0, 190, 190), (235, 90, 170), (160, 110, 250))   # one band colour per team
 BOTTOM = SIZE[1] - PROMPT - 8                                     # lowest y above the prompt bar
 CENTRE = pygame.Rect(16, HEADER + 12, 404, BOTTOM - HEADER - 12)  # the centre pad's panel, table page
 ROWS_X = CENTRE.right + 16                                        # the seat rows, right of it
@@ -151,11 +150,6 @@ def bid_order(bids: list[str], rank: dict[str, int]) -> list[int]:
     return sorted(range(len(bids)), key=lambda p: (rank[bids[p]], p))
 
 
-def team_of(view: dict, player: int) -> int | None:
-    """The team index of `player` (partners), else None."""
-    return next((i for i, team in enumerate(view["teams"] or ()) if player in team), None)
-
-
 def units(view: dict) -> list[list[int]]:
     """The scoring units: the teams with partners, else each player alone."""
     return view["teams"] or [[p] for p in range(view["players"])]
@@ -172,21 +166,6 @@ def _header(c: Canvas, title: str, deal: int, rnd: int | None = None) -> None:
     c.header(title, " · ".join(parts), subtitle(c))
 
 
-def _tick(surf: pygame.Surface, center, r: int, colour=GREEN) -> None:
-    """A check mark (committed); the screen font has no ✓."""
-    x, y = center
-    pygame.draw.lines(surf, colour, False, [(x - r, y), (x - r // 3, y + r * 2 // 3), (x + r, y - r * 2 // 3)],
-                      max(5, r // 3))
-
-
-def _band(c: Canvas, row: pygame.Rect, player: int) -> None:
-    """The team colour band on the left edge of a row (partners only)."""
-    team = team_of(c.view, player)
-    if team is not None:
-        pygame.draw.rect(c.surf, TEAM_COLOURS[team], (row.x, row.y, 9, row.h),
-                         border_top_left_radius=12, border_bottom_left_radius=12)
-
-
 def _unit_rows(c: Canvas, top: int, bottom: int) -> Iterator[tuple[int, pygame.Rect, int]]:
     """One panel row per scoring unit (its team band, its seats' badges); yields (unit, row, x after badges)."""
     listed = units(c.view)
@@ -194,7 +173,7 @@ def _unit_rows(c: Canvas, top: int, bottom: int) -> Iterator[tuple[int, pygame.R
     for u, members in enumerate(listed):
         row = pygame.Rect(16, top + u * h, SIZE[0] - 32, h - 8)
         pygame.draw.rect(c.surf, PANEL, row, border_radius=12)
-        _band(c, row, members[0])
+        c.team_band(row, members[0])
         r = min(30, row.h // 2 - 4)
         x = row.x + 16
         for p in members:
@@ -275,7 +254,7 @@ def _team_totals(c: Canvas, box: pygame.Rect) -> None:
     h = min(56, (box.h - 38) // len(view["teams"]))
     for i, (team, total) in enumerate(zip(view["teams"], view["team_totals"])):
         row = pygame.Rect(box.x, box.y + 38 + i * h, box.w, h - 6)
-        pygame.draw.rect(surf, TEAM_COLOURS[i], (row.x, row.y, 12, row.h), border_radius=4)
+        pygame.draw.rect(surf, TEAMS[i], (row.x, row.y, 12, row.h), border_radius=4)
         draw.text(surf, _unit_name(c, team), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
         draw.text(surf, str(total), 44, TEXT, "midright", (row.right, row.centery))
 
@@ -295,7 +274,7 @@ def _seat_rows(c: Canvas) -> None:
     draw.text(surf, t("col_gained"), 28, MUTED, "topleft", (gained_x, top))
     draw.text(surf, t("col_points"), 28, MUTED, "topright", (x1 - 14, top))
     for p, row in c.seat_rows(list(range(view["players"])), top + 36, BOTTOM + 8, 100, ROWS_X, x1):
-        _band(c, row, p)
+        c.team_band(row, p)
         r = min(34, row.h // 2 - 4)
         dealer = view["dealer"] == p
         name = draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "bottomleft" if dealer else "midleft",
@@ -319,14 +298,14 @@ def _status(c: Canvas, phase: str, p: int, box: pygame.Rect) -> None:
         count = f"{view['registered'][p]}/{view['hand_size']}"
         r = draw.text(surf, count, 40, GREEN if done else TEXT, "midleft", (box.x, box.centery))
         if done:
-            _tick(surf, (r.right + 24, box.centery), 16)
+            draw.tick(surf, (r.right + 24, box.centery), 16)
     elif phase in ("pass", "bid"):
         committed = view["passed" if phase == "pass" else "bid"][p]
         h = min(56, box.h)
         card = pygame.Rect(box.x + 14, box.centery - h // 2, h * 3 // 4, h)
         draw.back(surf, card, committed)
         if committed:
-            _tick(surf, (card.right + 32, box.centery), 16)
+            draw.tick(surf, (card.right + 32, box.centery), 16)
 
 
 # ------------------------------------------------------------ reveal
@@ -454,7 +433,7 @@ def _take(c: Canvas) -> None:
     draw.text(surf, t("col_discard"), 32, GOLD, "topleft", (discard_x, top))
     bottom = BOTTOM - (70 if discarded else 0)
     for p, row in c.seat_rows(list(range(view["players"])), top + 44, bottom):
-        _band(c, row, p)
+        c.team_band(row, p)
         r = min(34, row.h // 2 - 4)
         draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 24 + 2 * r, row.centery))
         h = min(56, row.h - 16)

@@ -95,14 +95,9 @@ def score_parts(player_score: dict) -> tuple[list[dict], int, list[dict], int]:
     return lost, sum(r["points"] for r in lost), won, sum(r["points"] for r in won)
 
 
-def number(n: int) -> str:
-    """A score as shown: '−6' with a true minus sign."""
-    return str(n).replace("-", "−")
-
-
 def signed(n: int) -> str:
     """Points with their sign: '+5', '−6', '0'."""
-    return f"+{n}" if n > 0 else number(n)
+    return f"+{n}" if n > 0 else draw.number(n)
 
 
 # ------------------------------------------------------------ drawing helpers
@@ -206,7 +201,7 @@ def _table(c: Canvas) -> None:
         _status(c, p, pygame.Rect(STATUS_X, row.y + 4, HAND_X - STATUS_X - 20, row.h - 8))
         draw.text(surf, str(view["in_hand"][p]), 40, TEXT, "center", (HAND_X + 40, row.centery))
         _groups(c, _counted(c, view["piles"][p]), pygame.Rect(PILE_X, row.y + 4, TOTAL_X - 110 - PILE_X, row.h - 8), 44)
-        draw.text(surf, number(view["totals"][p]), 48, TEXT, "midright", (TOTAL_X, row.centery))
+        draw.text(surf, draw.number(view["totals"][p]), 48, TEXT, "midright", (TOTAL_X, row.centery))
     c.prompt_bar(_prompt(c))
 
 
@@ -228,12 +223,6 @@ def _slug(c: Canvas) -> None:
                   width=box.right - box.x - size * (w + 12) - 10)
 
 
-def _tick(surf: pygame.Surface, centre, r: int) -> None:
-    """A green tick (the font has no ✓): a sealed bid is in."""
-    x, y = centre
-    pygame.draw.lines(surf, GREEN, False, [(x - r, y), (x - r // 3, y + r * 2 // 3), (x + r, y - r * 2 // 3)], 7)
-
-
 def _status(c: Canvas, p: int, box: pygame.Rect) -> None:
     """A seat's status: its draft done or not, its sealed bid in or not (a face-down card, never the card)."""
     view = c.view
@@ -246,7 +235,7 @@ def _status(c: Canvas, p: int, box: pygame.Rect) -> None:
         committed = view["committed"][p]
         draw.back(c.surf, pygame.Rect(box.x, box.centery - h // 2, round(h * 0.72), h), committed)
         if committed:
-            _tick(c.surf, (box.x + round(h * 0.72) + 30, box.centery), 16)
+            draw.tick(c.surf, (box.x + round(h * 0.72) + 30, box.centery), 16)
 
 
 def _prompt(c: Canvas) -> str:
@@ -374,6 +363,6 @@ def _scores(c: Canvas) -> None:
             draw.text(surf, signed(won_points), 40, GREEN, "midright", (WON_PTS_X, row.centery))
         draw.text(surf, f"= {signed(player_score['points'])}", 48, GOLD, "midright", (deal_x, row.centery))
         if several:
-            draw.text(surf, number(view["totals"][p]), 48, TEXT, "midright", (SUM_X, row.centery))
+            draw.text(surf, draw.number(view["totals"][p]), 48, TEXT, "midright", (SUM_X, row.centery))
     if not over:
         c.prompt_bar(t("prompt_next_deal", seat=c.seat(view["dealer"]), deal=view["deal"]))

@@ -14,7 +14,7 @@ from conftest import around
 from games.tables import first_state, table_view
 from table.games import GAMES, deck_for
 from table.games.kitty import page, rules
-from table.games.kitty.page import TEAM_COLOURS
+from table.screen.draw import TEAMS
 from table.screen import Screen
 from table.screen.i18n import LANGS, Translator
 
@@ -275,8 +275,8 @@ def test_partners_show_team_bands_and_totals(screens, drawing, players):
     top = 84 + 12 + 36
     h = min(100, (720 - 68 - 8 + 8 - top) // players)
     for p in range(players):
-        team = page.team_of(view["view"], p)
-        assert surf.get_at((page.ROWS_X + 3, top + p * h + h // 2))[:3] == TEAM_COLOURS[team]
+        team = next(i for i, members in enumerate(view["view"]["teams"]) if p in members)
+        assert surf.get_at((page.ROWS_X + 3, top + p * h + h // 2))[:3] == TEAMS[team]
 
 
 def test_registration_shows_counts_against_the_hand_size(screens, drawing):
