@@ -1,0 +1,235 @@
+"""The contract every registered game keeps, checked over random legal play at every player count.
+
+For each game and player count, with random options: legal actions are
+exactly what `check` accepts and come from the players `need` lists; cards
+are conserved (each game's tests give `assert_cards_conserved`); each action
+comes back from its physical acts (action -> acts -> action, with the
+session's prompt cursor); the journal's JSON replays to the live state; the
+result of sealed commits does not depend on their order; a hidden commit
+changes neither the public view nor a pixel of the screen; a finished game
+has winners. Through a live session, an input the table refuses changes
+neither its state nor its journal.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from importlib import import_module
+
+import pygame
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from table.events import ButtonDown, CardPlaced, EventBus, Refused
+from table.games import GAMES, deck_for
+from table.games.contract import ButtonPress, Need, PadShape
+from table.games.kit.codec import from_json, to_json
+from table.layout import load_layout
+from table.screen import Screen
+from table.session.table_session import TableSession
+from table.storage.journal import Journal
+from table.assets import deck_data
+from table.storage.registry import Tag, TagRegistry, enrol_simulated
+
+from .tables import random_states, table_view
+
+CASES = [(name, n) for name, game in GAMES.items() for n in game.info.players]
+SHAPES = (PadShape(1, 1), PadShape(4, 4))
+SAMPLE = 12   # legal actions checked in depth per state
+
+
+def conserved(game):
+    """The game's own card-conservation check (tests/games/<package>/test_<package>_properties.py)."""
+    package = game.package.rsplit(".", 1)[1]
+    return import_module(f".{package}.test_{package}_properties", __package__).assert_cards_conserved
+
+
+CONSERVED = {name: conserved(game) for name, game in GAMES.items()}
+
+
+def random_options(game, rng: random.Random) -> dict:
+    return {o.name: rng.choice(o.choices) for o in game.info.options}
+
+
+def player_of(action) -> int | None:
+    return getattr(action, "player", None)
+
+
+def through_acts(game, state, acts) -> object:
+    """What the session makes of these acts: a prompt's cursor moves and OK, or the acts module's reading."""
+    prompt, cursor, result = game.acts.prompt(state), None, None
+    for act in acts:
+        if isinstance(act, ButtonPress) and prompt is not None and prompt.player == act.player:
+            at = prompt.start if cursor is None else cursor
+            if act.button == "ok":
+                result = prompt.options[at]
+            else:
+                cursor = (at + {"next": 1, "back": -1}.get(act.button, 0)) % len(prompt.options)
+        else:
+            result = game.acts.interpret(state, act)
+    return result
+
+
+def commits(rules, state, need: Need) -> list:
+    """One legal commit for each player a sealed need lists, each still legal after the ones before."""
+    chosen, now = [], state
+    for player in need.players:
+        mine = [a for a in rules.legal_actions(now) if player_of(a) == player]
+        if mine and rules.need(now).simultaneous:
+            chosen.append(mine[0])
+            now = rules.apply(now, mine[0])
+    return chosen
+
+
+def applied(rules, state, actions):
+    for action in actions:
+        assert rules.check(state, action) is None, action
+        state = rules.apply(state, action)
+    return state
+
+
+@pytest.fixture(scope="module")
+def screen():
+    pygame.font.init()
+    return Screen("fr")
+
+
+@pytest.mark.parametrize("name, players", CASES)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31))
+def test_random_legal_play_keeps_the_contract(screen, name, players, seed):
+    game = GAMES[name]
+    rules, deck, rng = game.rules, deck_for(name), random.Random(seed)
+    options = random_options(game, rng)
+    first = seed % players
+    state = rules.new_game(deck, players, first, options)
+    assert_conserved = CONSERVED[name]
+    sealed_seen = hidden_checked = False
+    while not (need := rules.need(state)).done:
+        legal = rules.legal_actions(state)
+        assert legal, "a game that needs something has legal actions"
+        if not need.chance:
+            assert {player_of(a) for a in legal} <= set(need.players)
+        for action in rng.sample(legal, min(SAMPLE, len(legal))):
+            assert rules.check(state, action) is None
+            assert from_json(rules.ACTIONS, json.loads(json.dumps(to_json(action)))) == action
+            for shape in SHAPES:
+                acts = game.acts.acts_for(state, action, shape)
+                if acts:
+                    assert through_acts(game, state, acts) == action
+        if not need.table_draw:
+            assert any(game.acts.acts_for(state, a, SHAPES[0]) for a in legal), "the table can always go on"
+        else:
+            assert all(game.acts.acts_for(state, a, SHAPES[0]) == () for a in legal)
+        if need.simultaneous and len(need.players) > 1:
+            sealed_seen = True
+            sealed = commits(rules, state, need)
+            assert applied(rules, state, sealed) == applied(rules, state, sealed[::-1])
+            if not hidden_checked:
+                hidden_checked = hidden_commit_changes_nothing(screen, game, state, need)
+        state = rules.apply(state, rng.choice(legal))
+        assert_conserved(state)
+    assert hidden_checked or not sealed_seen
+    view = rules.observe(state, None)
+    assert view["winners"] and set(view["winners"]) <= set(range(players))
+    assert json.loads(json.dumps(view)) == view
+
+
+def hidden_commit_changes_nothing(screen, game, state, need: Need) -> bool:
+    """Two sealed commits of one player (not the last awaited) that differ only by their card: same public
+    view, same pixels."""
+    rules = game.rules
+    player = need.players[0]
+    mine = [a for a in rules.legal_actions(state) if player_of(a) == player and hasattr(a, "card")]
+    twins = [b for b in mine[1:] if replace(b, card=None) == replace(mine[0], card=None)] if mine else []
+    if not twins:
+        return False
+    one, other = rules.apply(state, mine[0]), rules.apply(state, twins[-1])
+    assert rules.observe(one, None) == rules.observe(other, None)
+    a, b = table_view(game, one), table_view(game, other)
+    for page, step in screen.pages(a):
+        assert pygame.image.tobytes(screen.render(a, page, step), "RGB") == \
+            pygame.image.tobytes(screen.render(b, page, step), "RGB")
+    return True
+
+
+@pytest.mark.parametrize("name, players", CASES)
+def test_the_journal_replays_to_the_live_state(name, players):
+    game = GAMES[name]
+    rng = random.Random(players)
+    options = random_options(game, rng)
+    states = list(random_states(game, players, players, options))
+    # random_states plays from new_state(..., seed=players); rebuild the actions from consecutive states
+    live = states[-1]
+    replayed = game.rules.new_game(deck_for(name), players, players % players, {**game.info.defaults(), **options})
+    assert replayed == states[0]
+    for before, after in zip(states, states[1:]):
+        action = next(a for a in game.rules.legal_actions(before) if game.rules.apply(before, a) == after)
+        action = from_json(game.rules.ACTIONS, json.loads(json.dumps(to_json(action))))
+        assert game.rules.check(replayed, action) is None
+        replayed = game.rules.apply(replayed, action)
+    assert replayed == live
+    assert game.rules.observe(replayed, None) == game.rules.observe(live, None)
+
+
+# ---------------------------------------------------------------- through a live session
+
+LAYOUT = load_layout("sim-8-single")
+
+
+def live_session(game, players: int, seed: int) -> tuple[TableSession, EventBus, TagRegistry]:
+    """A session restored from a journal of random legal play up to a random point of a game."""
+    rng = random.Random(seed)
+    registry = TagRegistry()
+    enrol_simulated(registry, game.info.deck, [c["id"] for c in _deck_cards(game)])
+    journal = Journal(":memory:")
+    seats = list(range(1, players + 1))
+    for seat in seats:
+        journal.append("join", {"seat": seat})
+    options = random_options(game, rng)
+    journal.append("start", {"game": game.name, "options": options, "seats": seats, "first": 0})
+    state = game.rules.new_game(deck_for(game.name), players, 0, {**game.info.defaults(), **options})
+    for _ in range(rng.randrange(200)):
+        if game.rules.need(state).done:
+            break
+        action = rng.choice(game.rules.legal_actions(state))
+        journal.append("action", to_json(action))
+        state = game.rules.apply(state, action)
+    bus = EventBus()
+    return TableSession(LAYOUT, registry, journal, bus, rng=random.Random(seed)), bus, registry
+
+
+def _deck_cards(game) -> list[dict]:
+    return deck_data(game.info.deck)["cards"]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31), inputs=st.lists(st.tuples(st.integers(0, 10**6), st.booleans()), max_size=12))
+def test_a_refused_input_changes_nothing(name, seed, inputs):
+    game = GAMES[name]
+    players = game.info.players.start + seed % len(game.info.players)
+    session, bus, registry = live_session(game, players, seed)
+    cards = [c["id"] for c in _deck_cards(game)]
+    refused: list[Refused] = []
+    bus.subscribe(Refused, refused.append)
+    for i, (pick, is_card) in enumerate(inputs):
+        before = (session.state, session.prompt, len(list(session.journal.entries())))
+        refused.clear()
+        if is_card:
+            pad = LAYOUT.pads[pick % len(LAYOUT.pads)]
+            uid = registry.uid_of(_tag(game, cards[pick % len(cards)]))
+            bus.publish(CardPlaced(pad, uid))
+            bus.dispatch()
+            session.occupied.pop(pad, None)   # lifted at once
+        else:
+            bus.publish(ButtonDown(1 + pick % players, ("next", "ok", "back")[pick % 3]))
+            bus.dispatch()
+        if refused:
+            assert (session.state, session.prompt, len(list(session.journal.entries()))) == before
+
+
+def _tag(game, card: str) -> Tag:
+    return Tag("card", game.info.deck, card)
