@@ -57,7 +57,8 @@ class Bots:
         elif world.round_over:
             world.pick_up()
         elif session.game.rules.need(session.state).chance:
-            world.show()
+            if not world.show():
+                raise CannotDo("sim_pile_refused")   # the world and the table disagree: never loop on it
         else:
             need = session.game.rules.need(session.state)
             if need.any_of and need.by is not None:
@@ -80,5 +81,5 @@ class Bots:
         for act in session.game.acts.acts_for(state, action, session.shape):
             if isinstance(act, ButtonPress):
                 self.world.press(seat, act.button)
-            elif isinstance(act, CardOnPad):
-                self.world.lay(seat, act.card)
+            elif isinstance(act, CardOnPad) and not self.world.lay(seat, act.card):
+                raise CannotDo("sim_card_refused")

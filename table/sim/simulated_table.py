@@ -80,6 +80,11 @@ class SimulatedTable:
         self.put(pad, card)
         self.lift(pad)
 
+    def settle(self) -> None:
+        """Poll until the table has seen every pad empty (a table opened again after a power cut, its pads
+        bare): the clear-table gate of a resolution restored from the journal opens."""
+        self._until(lambda: not self.session.clearing, "every pad seen empty")
+
     def press(self, seat: int, button: str) -> None:
         """Press a seat button and let the table handle it."""
         spec = self.table.layout.seats[seat - 1]

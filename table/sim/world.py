@@ -45,6 +45,7 @@ class World:
         sim.table.bus.subscribe(Accepted, self._heard)
         sim.table.bus.subscribe(Refused, self._heard)
         if self.session.state is not None:
+            sim.settle()
             self._resume()
 
     @property
@@ -121,8 +122,12 @@ class World:
         return hand + [card for card in self.table if card in self._named(self.session.players.index(seat))]
 
     def _named(self, player: int | None = None) -> set[str]:
-        """The cards the legal actions now name (of `player` only, when given)."""
-        return {getattr(a, "card", None) for a in self.rules.legal_actions(self.session.state)
+        """The cards the players' legal actions now name (of `player` only, when given); none while the game
+        waits for chance (a chance card comes off the pile, never off the table)."""
+        state = self.session.state
+        if self.rules.need(state).chance:
+            return set()
+        return {getattr(a, "card", None) for a in self.rules.legal_actions(state)
                 if player is None or getattr(a, "player", None) == player}
 
     def pick_up(self) -> bool:

@@ -75,8 +75,8 @@ class World(world.World):
         setup = self.rules.observe(self.session.state, None)["setup"]
         if setup["done"] and isinstance(action, Show):
             aside = {shown["card"] for shown in setup["shown"] if shown["role"] != "target"}
+            self.pile += [c for c in self.table if c in aside]
             self.table = [c for c in self.table if c not in aside]
-            self.pile += sorted(aside)
             self.rng.shuffle(self.pile)
 
     def _resume(self) -> None:

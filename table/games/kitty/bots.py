@@ -194,7 +194,7 @@ class World(world.World):
 
     def _resume(self) -> None:
         """Registered hands from the table's knowledge, the rest dealt again at random; the kitty left is the
-        pile."""
+        pile (the cards nobody registered, shown or bid; at 5 players the 3 set aside are among them)."""
         state = self.session.state
         view = observe(state, None)
         self.deal = view["deal"]
@@ -202,7 +202,8 @@ class World(world.World):
             mine = observe(state, p)
             self.hands[seat] = sorted(mine["hand"])
             self.table += [c for c in (mine["my_pass"], mine["my_bid"]) if c]
-        known = set(self.table).union(*self.hands.values(), view["targets"], *(r.get("discarded", ()) for r in view["log"]))
+        gone = [card for r in view["log"] for card in (*r["targets"], *r["bids"])]
+        known = set(self.table).union(*self.hands.values(), view["targets"], gone)
         pool = [c for c in self.sim.cards(self.sim.deck) if c not in known]
         self.rng.shuffle(pool)
         self.note = "sim_resumed"
