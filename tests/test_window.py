@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from table.cli import main
+from table.games import GAMES
 from table.games.feira_torio.rules import LOTS
 from table.layout import load_layout
 from table.screen.display import fit
@@ -279,3 +280,35 @@ def test_cardtable_run_takes_clicks_and_keys(tmp_path):
     journal = Journal(path)
     assert [kind for _, kind, _ in journal.entries()] == ["join", "join", "join", "start"]
     journal.close()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_plays_in_the_window(name, out):
+    """The lobby's game, seats joining by key, a start by OK; the operator's own steps (show, lay) then the bots'."""
+    out.mkdir(parents=True, exist_ok=True)
+    game = GAMES[name]
+    players = game.info.players[-1] if game.info.players[-1] > 6 else game.info.players[0]
+    window = SimWindow(load_layout("sim-8-single"), Journal(), "fr", seed=5, clock=Clock(), game=name)
+    window.frame()
+    for seat in range(1, players + 1):
+        select(window, seat)
+        key(window, pygame.K_j)
+    select(window, 1)
+    key(window, pygame.K_o)
+    assert window.sim.session.game.name == name
+    pygame.image.save(window.canvas, out / f"{name}-start.png")
+    steps = 0
+    while not window.sim.session.over:
+        for seat in range(1, players + 1):                 # the operator tries a card at every seat...
+            select(window, seat)
+            if window.hand and not window.world.round_over:
+                key(window, pygame.K_RETURN)
+        click(window, "auto")                              # ...then the bots play the next step
+        steps += 1
+        assert steps < 2000, window.note
+        if steps == 40:
+            pygame.image.save(window.canvas, out / f"{name}-playing.png")
+    winners = {seat_of(window, p) for p in window.sim.session.public()["winners"]}
+    assert winners and {s for s, (_, _, shown) in window.leds.items() if shown == "winner"} == winners
+    pygame.image.save(window.canvas, out / f"{name}-over.png")
+    window.close()

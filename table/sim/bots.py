@@ -46,7 +46,8 @@ class Bots:
         return session.public()
 
     def step(self) -> None:
-        """The table's next step for everyone: join and start, pick up, show a chance card, or one seat acts."""
+        """The table's next step for everyone: join and start, pick up, show a chance card, or one seat acts
+        (nothing once the game is over)."""
         session, world = self.sim.session, self.world
         if session.state is None:
             free = [s for s in self.seats if s not in session.joined]
@@ -54,18 +55,18 @@ class Bots:
                 world.join(free[0])
             elif session.joined:
                 world.press(session.joined[0], "ok")
-        elif world.round_over:
+            return
+        need = session.game.rules.need(session.state)
+        if world.round_over:
             world.pick_up()
-        elif session.game.rules.need(session.state).chance:
+        elif need.chance:
             if not world.show():
                 raise CannotDo("sim_pile_refused")   # the world and the table disagree: never loop on it
-        else:
-            need = session.game.rules.need(session.state)
-            if need.any_of and need.by is not None:
-                self.act(need.by, need.players)   # the giver decides who takes it
-            else:
-                player = self.rng.choice(need.players)
-                self.act(player, (player,))
+        elif need.any_of and need.by is not None:
+            self.act(need.by, need.players)          # the giver decides who takes it
+        elif need.players:
+            player = self.rng.choice(need.players)
+            self.act(player, (player,))
 
     def act(self, decider: int, players: tuple[int, ...]) -> None:
         """`decider` chooses, from its own view, among the legal actions `players` can physically make; the

@@ -231,7 +231,7 @@ class SimWindow:
                              size=26)
             hand = self.world.hands.get(seat)
             if hand:
-                self._chips(hand, row.x + 66, row.bottom - 20, 28)
+                self._chips(hand, row.x + 66, row.bottom - 20, 28, row.right - 8)
             else:
                 joined = seat in (self.sim.session.players or self.sim.session.joined)
                 status = "sim_no_hand" if hand is not None else "joined" if joined else "free"
@@ -252,16 +252,15 @@ class SimWindow:
         t, surf, seat = self.t, self.canvas, self.seat
         top = GAME.bottom + 12
         session = self.sim.session
-        if seat in self.world.hands:
+        if seat in self.world.hands or (session.state is not None and seat in session.players):
             title = f"{t('sim_hand', seat=seat)} · {t.count('sim_cards', len(self.hand))}"
         elif session.state is None:
             title = t("sim_seat_joined" if seat in session.joined else "sim_seat_lobby", seat=seat)
         else:
             title = t("sim_seat_out", seat=seat)
         draw.text(surf, title, 30, TEXT, "topleft", (16, top), width=CONTROLS_X - 32)
-        w, h = CARD
-        for i, card in enumerate(self.hand):
-            rect = pygame.Rect(16 + i * (w + 14), top + 36, w, h)
+        area = pygame.Rect(16, top + 36, CONTROLS_X - 32, SIZE[1] - 30 - top - 36)
+        for i, (card, rect) in enumerate(zip(self.hand, card_grid(len(self.hand), area))):
             self.faces.draw(surf, rect, card)
             if i == self.cursor:
                 draw.frame(surf, rect.inflate(8, 8), GOLD, 4)
@@ -290,10 +289,31 @@ class SimWindow:
         draw.button(self.canvas, rect, label, key, size)
         self.controls[name] = (rect, action)
 
-    def _chips(self, cards: list[str], x: int, cy: int, h: int) -> None:
+    def _chips(self, cards: list[str], x: int, cy: int, h: int, right: int) -> None:
+        """A row of chips at most `h` high, smaller when needed so that they end before `right`; the count
+        alone when they would be too small to read."""
+        while h > 18 and len(cards) * (self.faces.chip_width(h) + 4) > right - x:
+            h -= 1
+        if len(cards) * (self.faces.chip_width(h) + 4) > right - x:
+            draw.text(self.canvas, self.t.count("sim_cards", len(cards)), 24, TEXT, "midleft", (x, cy))
+            return
         w = self.faces.chip_width(h)
         for i, card in enumerate(cards):
-            self.faces.draw(self.canvas, pygame.Rect(x + i * (w + 6), cy - h // 2, w, h), card, "chip")
+            self.faces.draw(self.canvas, pygame.Rect(x + i * (w + 4), cy - h // 2, w, h), card, "chip")
+
+
+def card_grid(count: int, area: pygame.Rect, gap: int = 12) -> list[pygame.Rect]:
+    """Rects for `count` cards in rows filling `area`, as large as fit (at most the size of CARD)."""
+    w, h = CARD
+    while h > 30:
+        w = round(h * CARD[0] / CARD[1])
+        per_row = max(1, (area.w + gap) // (w + gap))
+        if -(-count // per_row) * (h + gap) - gap <= area.h:
+            break
+        h -= 2
+    per_row = max(1, (area.w + gap) // (w + gap))
+    return [pygame.Rect(area.x + (i % per_row) * (w + gap), area.y + (i // per_row) * (h + gap), w, h)
+            for i in range(count)]
 
 
 def run_window(args: Namespace) -> int:
