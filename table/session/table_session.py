@@ -58,11 +58,20 @@ class TableSession:
         self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
         self.message: dict | None = None    # the latest refusal, for the screen
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
+        last_card: dict[int, str] = {}      # player -> the card of its last journaled act
         for seq, kind, data in journal.entries():
             try:
                 self._do(kind, data)
             except (_Unfit, KeyError, TypeError, ValueError) as error:
                 raise JournalError(seq, _reason(error)) from None
+            if kind == "start":
+                last_card.clear()
+            elif kind == "action" and isinstance(data.get("player"), int) and isinstance(data.get("card"), str):
+                last_card[data["player"]] = data["card"]
+        # The seat gate after a restart: a seat's last card may still lie on its pad, read again as it
+        # settles. Until the pad is seen empty that card is no act (it must not take a new role).
+        self.lying: dict[str, str] = {pad: last_card[p] for p, seat in enumerate(self.players) if p in last_card
+                                      for pad in layout.seats[seat - 1].pads} if self.state is not None else {}
         # After a reveal, until every pad is empty. Restored there, last round's cards may still lie on
         # pads that have not reported yet: every pad stays unsure until presence reports on it.
         self.clearing = self._must_clear()
@@ -82,6 +91,11 @@ class TableSession:
     def on_card(self, event: CardPlaced) -> None:
         self.occupied[event.pad] = event.uid
         self.unsure.discard(event.pad)
+        lying = self.lying.pop(event.pad, None)
+        if lying is not None and self.registry is not None:
+            tag = self.registry.lookup(event.uid)
+            if tag is not None and tag.card == lying:
+                return None   # the card that lay there before the restart: the seat gate
         if self.clearing:
             # Last round's cards are still on the pads: a card read now may be one of them.
             self.message = {"key": "clear_table", "params": {}, "seat": None}
@@ -103,10 +117,12 @@ class TableSession:
 
     def on_card_removed(self, event: CardRemoved) -> None:
         self.occupied.pop(event.pad, None)
+        self.lying.pop(event.pad, None)
         self._end_clearing_if_clear()
 
     def on_pad_seen_empty(self, event: PadSeenEmpty) -> None:
         self.unsure.discard(event.pad)
+        self.lying.pop(event.pad, None)
         self._end_clearing_if_clear()
 
     def on_reader_dead(self, event: ReaderDead) -> None:

@@ -1,0 +1,80 @@
+"""The seat gate after a restart: the card a seat acted with last may still lie on its pad and be read again
+as the table comes back; until that pad is seen empty, it is no act (it never takes a new role)."""
+from __future__ import annotations
+
+import random
+
+from table.assets import deck_data
+from table.events import Accepted, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused
+from table.games import GAMES, deck_for
+from table.games.kit.codec import to_json
+from table.layout import load_layout
+from table.session.table_session import TableSession
+from table.storage.journal import Journal
+from table.storage.registry import Tag, TagRegistry, enrol_simulated
+
+LAYOUT = load_layout("sim-6-single")
+KITTY = GAMES["kitty"]
+
+
+def registered_kitty(seed: int = 3):
+    """A Kitty journal (3 seats) up to the passes, and the card seat 1 registered last."""
+    rules = KITTY.rules
+    journal = Journal(":memory:")
+    for seat in (1, 2, 3):
+        journal.append("join", {"seat": seat})
+    journal.append("start", {"game": "kitty", "options": {}, "seats": [1, 2, 3], "first": 0})
+    state, rng, last = rules.new_game(deck_for("kitty"), 3, 0, KITTY.info.defaults()), random.Random(seed), None
+    while state.phase != "pass":
+        action = rng.choice(rules.legal_actions(state))
+        if type(action).__name__ == "Register" and action.player == 0:
+            last = action.card
+        journal.append("action", to_json(action))
+        state = rules.apply(state, action)
+    return journal, state, last
+
+
+def session_on(journal: Journal):
+    registry = TagRegistry()
+    enrol_simulated(registry, "pairs", [c["id"] for c in deck_data("pairs")["cards"]])
+    bus = EventBus()
+    heard = []
+    bus.subscribe(Accepted, heard.append)
+    bus.subscribe(Refused, heard.append)
+    return TableSession(LAYOUT, registry, journal, bus), bus, registry, heard
+
+
+def test_the_last_registered_card_read_again_after_a_restart_is_no_pass():
+    journal, state, last = registered_kitty()
+    session, bus, registry, heard = session_on(journal)
+    pad = LAYOUT.seats[0].pads[0]
+    uid = registry.uid_of(Tag("card", "pairs", last))
+    bus.publish(CardPlaced(pad, uid))
+    bus.dispatch()
+    assert session.state == state and heard == [] and session.message is None
+    # lifted, then tapped again on purpose: now it is the seat's pass
+    bus.publish(CardRemoved(pad, uid))
+    bus.publish(CardPlaced(pad, uid))
+    bus.dispatch()
+    assert [type(e) for e in heard] == [Accepted]
+    assert KITTY.rules.observe(session.state, 0)["my_pass"] == last
+
+
+def test_a_pad_seen_empty_after_the_restart_opens_the_gate():
+    journal, state, last = registered_kitty(4)
+    session, bus, registry, heard = session_on(journal)
+    pad = LAYOUT.seats[0].pads[0]
+    bus.publish(PadSeenEmpty(pad))
+    bus.publish(CardPlaced(pad, registry.uid_of(Tag("card", "pairs", last))))
+    bus.dispatch()
+    assert [type(e) for e in heard] == [Accepted]
+
+
+def test_another_card_is_read_as_usual():
+    journal, state, last = registered_kitty(5)
+    session, bus, registry, heard = session_on(journal)
+    other = next(c for c in sorted(KITTY.rules.observe(state, 0)["hand"]) if c != last)
+    bus.publish(CardPlaced(LAYOUT.seats[0].pads[0], registry.uid_of(Tag("card", "pairs", other))))
+    bus.dispatch()
+    assert [type(e) for e in heard] == [Accepted]
+    assert KITTY.rules.observe(session.state, 0)["my_pass"] == other
