@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, event as note_event, given, settings, strate
 from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused, StaffCommand
 from table.games.feira_torio import rules as ft
-from table.games.kit.codec import from_json, to_json
+from table.games.kit.codec import from_json
 from table.hardware import lights as lights_module
 from table.hardware.ports import LightState
 from table.layout import load_layout

@@ -116,3 +116,13 @@ class Canvas:
 
     def card_name(self, card: str) -> str:
         return self.faces.name(card, self.t)
+
+
+def resolution_pages(table: dict, steps: list[tuple[str, int | None]], scores: bool,
+                     end: tuple[tuple[str, int | None], ...] = (("over", None),)) -> list[tuple[str, int | None]]:
+    """A resolution's pages in order: its `steps` (take page included), the scores when it ended a deal,
+    then the `end` pages once the game is over, or else the table page again once the table is clear."""
+    shown = [*steps, *([("scores", None)] if scores else [])]
+    if table["view"]["phase"] == "over":
+        return [*shown, *end]
+    return shown if table.get("clearing") else [*shown, ("table", None)]

@@ -41,11 +41,13 @@ class World:
         self.pile: list[str] = []               # face down; the top is the end
         self.table: list[str] = []              # cards lying on the table
         self.note: str | None = None            # an i18n key for the operator, after a resume
+        self.deal: int | None = None            # the deal the world's cards were dealt for
         self._answer: Accepted | Refused | None = None
         sim.table.bus.subscribe(Accepted, self._heard)
         sim.table.bus.subscribe(Refused, self._heard)
         if self.session.state is not None:
             sim.settle()
+            self.deal = self._deal_number()
             self._resume()
 
     @property
@@ -131,8 +133,24 @@ class World:
                 if player is None or getattr(a, "player", None) == player}
 
     def pick_up(self) -> bool:
-        """After a resolution everyone takes up what the rules say."""
-        raise CannotDo("sim_nothing_to_pick_up")
+        """After a resolution everyone takes up what the rules say (`_picked_up`); when it ended a deal,
+        everything is gathered and the next deal dealt."""
+        if not self.round_over:
+            raise CannotDo("sim_nothing_to_pick_up")
+        if self._deal_number() != self.deal and self.session.state.phase != "over":
+            self._gather(deal=True)
+        else:
+            self.sim.clear()
+            self._picked_up()
+        return True
+
+    def _deal_number(self) -> int | None:
+        """The deal under way (the public view's "deal"; None for a game without deals)."""
+        return self.rules.observe(self.session.state, None).get("deal")
+
+    def _picked_up(self) -> None:
+        """What everyone does with a resolution's cards, the pads cleared: they leave the table (by default)."""
+        self.table = []
 
     # ------------------------------------------------------------ inner workings
 
@@ -148,6 +166,7 @@ class World:
             self.sim.clear()
         self.hands, self.pile, self.table = {}, [], []
         if deal:
+            self.deal = self._deal_number()
             self._deal()
 
     def _lay(self, card: str, pad: str, back: list[str]) -> bool:

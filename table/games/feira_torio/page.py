@@ -7,7 +7,7 @@ import pygame
 
 from table.games.feira_torio.rules import BONUS, LOTS, TARGET
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
 
 CROSS = (360, 372)   # centre of the cross of lots on the table page
@@ -26,15 +26,8 @@ def pages(table: dict) -> list[tuple[str, int | None]]:
     fresh = view["phase"] == "lots" and not any(view["centre"]["lots"]) and bool(view["reveal"])
     if not (over or fresh):
         return [("table", None)]
-    shown: list[tuple[str, int | None]] = [("reveal", k) for k in range(len(view["reveal"]))]
-    shown.append(("take", None))
-    if over or (view["round"] == 1 and view["hand"] > 1 and view["scores"]):
-        shown.append(("scores", None))
-    if over:
-        shown.append(("over", None))
-    elif not table.get("clearing"):
-        shown.append(("table", None))
-    return shown
+    steps = [("reveal", k) for k in range(len(view["reveal"]))] + [("take", None)]
+    return resolution_pages(table, steps, over or (view["round"] == 1 and view["hand"] > 1 and bool(view["scores"])))
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:

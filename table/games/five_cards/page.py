@@ -12,7 +12,7 @@ import pygame
 
 from table.games.five_cards.rules import COLUMNS, DRAWN
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
 from table.screen.i18n import Translator
 
@@ -37,13 +37,7 @@ def pages(table: dict) -> list[tuple[str, int | None]]:
     over = view["phase"] == "over"
     if not (over or round_just_ended(view)):
         return [("table", None)]
-    shown: list[tuple[str, int | None]] = [("column", k) for k in range(COLUMNS)]
-    shown.append(("scores", None))
-    if over:
-        shown.append(("over", None))
-    elif not table.get("clearing"):
-        shown.append(("table", None))
-    return shown
+    return resolution_pages(table, [("column", k) for k in range(COLUMNS)], True)
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:

@@ -24,7 +24,6 @@ from table.assets import deck_data
 from table.games.kitty.rules import KITTY, Bid, Pass, Pick, Receive, Register, make_deck, observe
 from table.sim import world
 from table.sim.bots import Bots
-from table.sim.world import CannotDo
 
 
 @cache
@@ -150,24 +149,14 @@ class World(world.World):
     when the last one is in. After a reveal the bids and the targets nobody took are discarded
     (`pick_up`), and a new deal is dealt when one starts."""
 
-    def pick_up(self) -> bool:
-        """After a reveal: bids and untaken targets discarded (a target still to be picked or given stays);
-        a new deal is dealt."""
-        if not self.round_over:
-            raise CannotDo("sim_nothing_to_pick_up")
-        state = self.session.state
-        if observe(state, None)["deal"] != self.deal and state.phase != "over":
-            self._gather(deal=True)
-        else:
-            self.sim.clear()
-            self.table = [c for c in self.table if c in self._named()]
-            self._follow_the_table()
-        return True
+    def _picked_up(self) -> None:
+        """After a reveal: bids and untaken targets discarded (a target still to be picked or given stays)."""
+        self.table = [c for c in self.table if c in self._named()]
+        self._follow_the_table()
 
     def _deal(self) -> None:
         """Shuffle; the kitty face down, the cards set aside, the hands."""
         view = observe(self.session.state, None)
-        self.deal = view["deal"]
         cards = self.sim.cards(self.sim.deck)
         self.rng.shuffle(cards)
         size, seats = view["hand_size"], self.session.players
@@ -197,7 +186,6 @@ class World(world.World):
         pile (the cards nobody registered, shown or bid; at 5 players the 3 set aside are among them)."""
         state = self.session.state
         view = observe(state, None)
-        self.deal = view["deal"]
         for p, seat in enumerate(self.session.players):
             mine = observe(state, p)
             self.hands[seat] = sorted(mine["hand"])

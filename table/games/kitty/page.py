@@ -13,7 +13,7 @@ import pygame
 
 from table.games.kitty.rules import ONE, TARGET
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
 
 BOTTOM = SIZE[1] - PROMPT - 8                                     # lowest y above the prompt bar
@@ -43,14 +43,8 @@ def pages(table: dict) -> list[tuple[str, int | None]]:
     round_ended = phase == "targets" and not view["targets"] and view["round"] > 1
     if not (deal_ended or round_ended):
         return [("table", None)]
-    shown = steps + [("take", None)]
-    if deal_ended:
-        shown.append(("scores", None))
-    if phase == "over":
-        shown += [("stakes", None)] * bool(view["stakes"]) + [("over", None)]
-    elif not table.get("clearing"):
-        shown.append(("table", None))
-    return shown
+    return resolution_pages(table, steps + [("take", None)], deal_ended,
+                            (("stakes", None),) * bool(view["stakes"]) + (("over", None),))
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:

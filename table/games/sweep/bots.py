@@ -21,7 +21,6 @@ from typing import Any
 from table.games.sweep.rules import HAND, Play, Register, Take, observe, resolve
 from table.sim import world
 from table.sim.bots import Bots
-from table.sim.world import CannotDo
 
 RANKS = range(1, 11)
 COPIES = {r: r for r in RANKS}              # the Pairs deck: one 1, two 2s ... ten 10s
@@ -167,22 +166,13 @@ class World(world.World):
     (`lay` reaches it on the table). After a capture everyone takes into hand what the table knows they
     now hold, the centre's leftovers are discarded (`pick_up`), and a new deal is dealt when one starts."""
 
-    def pick_up(self) -> bool:
-        """After a capture: captures into the hands, the rest discarded; a new deal is dealt."""
-        if not self.round_over:
-            raise CannotDo("sim_nothing_to_pick_up")
-        state = self.session.state
-        if observe(state, None)["deal"] != self.deal and state.phase != "over":
-            self._gather(deal=True)
-        else:
-            self.sim.clear()
-            self.table = []
-            self.hands = self._known_hands()
-        return True
+    def _picked_up(self) -> None:
+        """After a capture: captures into the hands, the centre's leftovers discarded."""
+        self.table = []
+        self.hands = self._known_hands()
 
     def _deal(self) -> None:
         """Shuffle, deal 5 cards to every seat; the rest is the pile."""
-        self.deal = observe(self.session.state, None)["deal"]
         cards = self.sim.cards(self.sim.deck)
         self.rng.shuffle(cards)
         seats = self.session.players
@@ -213,7 +203,6 @@ class World(world.World):
         """Hands as the table knows them (unregistered cards dealt again at random); the rest is the pile."""
         state = self.session.state
         view = observe(state, None)
-        self.deal = view["deal"]
         self.hands = self._known_hands()
         self.table = list(view["centre"]) + [card for _, card in view["played"]]
         known = set(self.table).union(*self.hands.values(), *(r["discarded"] for r in view["log"]))

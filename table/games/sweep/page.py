@@ -7,7 +7,7 @@ import pygame
 
 from table.games.sweep.rules import CENTRE, HAND
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
 
 LEFT = pygame.Rect(16, HEADER + 8, 640, SIZE[1] - HEADER - PROMPT - 16)   # the table page's play area
@@ -30,15 +30,8 @@ def pages(table: dict) -> list[tuple[str, int | None]]:
         return [("step", k) for k in range(len(view["capture"]["steps"]))] + [("pick", None)]
     if not fresh(view):
         return [("table", None)]
-    shown: list[tuple[str, int | None]] = [("step", k) for k in range(len(view["last_round"]["steps"]))]
-    shown.append(("take", None))
-    if deal_ended(view):
-        shown.append(("scores", None))
-    if view["phase"] == "over":
-        shown.append(("over", None))
-    elif not table.get("clearing"):
-        shown.append(("table", None))
-    return shown
+    steps = [("step", k) for k in range(len(view["last_round"]["steps"]))] + [("take", None)]
+    return resolution_pages(table, steps, deal_ended(view))
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:

@@ -25,7 +25,6 @@ from table.assets import deck_data
 from table.games.venture.rules import INFO, Bid, DraftDone, Tables, _fire, make_deck, observe, points, tables
 from table.sim import world
 from table.sim.bots import Bots
-from table.sim.world import CannotDo
 
 SAMPLES = 20
 
@@ -110,23 +109,10 @@ class World(world.World):
     hand; after a firing the captures go to the score piles and the rest to the centre (`pick_up`), and a
     new deal is dealt when one starts."""
 
-    def pick_up(self) -> bool:
-        """After a firing: every bid leaves the pads (to a score pile or the centre); a new deal is dealt."""
-        if not self.round_over:
-            raise CannotDo("sim_nothing_to_pick_up")
-        view = self.rules.observe(self.session.state, None)
-        if view["deal"] != self.deal and view["phase"] != "over":
-            self._gather(deal=True)
-        else:
-            self.sim.clear()
-            self.table = []
-        return True
-
     def _deal(self) -> None:
         """Deal the slug face down and the hands; draft when the option is on."""
         state, seats = self.session.state, self.session.players
         view = self.rules.observe(state, None)
-        self.deal = view["deal"]
         cards = self.sim.cards(self.sim.deck)
         self.rng.shuffle(cards)
         self.pile, rest = cards[:view["slug_size"]], cards[view["slug_size"]:]
@@ -153,7 +139,6 @@ class World(world.World):
         """Hands are never known to the table: deal the unseen cards again at random (the slug left first)."""
         state, seats = self.session.state, self.session.players
         view = self.rules.observe(state, None)
-        self.deal = view["deal"]
         pool = sorted(view["unseen"])
         self.rng.shuffle(pool)
         missing = view["slug_size"] - len(view["slug"]) if view["phase"] in ("draft", "slug") else 0

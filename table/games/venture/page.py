@@ -12,7 +12,7 @@ from typing import Mapping
 import pygame
 
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
 
 LEFT, RIGHT = 16, SIZE[0] - 16
@@ -45,16 +45,8 @@ def pages(table: dict) -> list[tuple[str, int | None]]:
     view = table["view"]
     if not fired(view):
         return [("table", None)]
-    shown: list[tuple[str, int | None]] = [("fire", k) for k in range(len(view["last_round"]["steps"]))]
-    shown.append(("take", None))
-    over = view["phase"] == "over"
-    if over or view["deal"] > view["last_round"]["deal"]:
-        shown.append(("scores", None))
-    if over:
-        shown.append(("over", None))
-    elif not table.get("clearing"):
-        shown.append(("table", None))
-    return shown
+    steps = [("fire", k) for k in range(len(view["last_round"]["steps"]))] + [("take", None)]
+    return resolution_pages(table, steps, view["phase"] == "over" or view["deal"] > view["last_round"]["deal"])
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
