@@ -11,11 +11,12 @@ Lot positions are the arms of the cross, clockwise: 0 top, 1 right,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from itertools import compress, product, repeat
+from operator import contains, itemgetter
+from typing import Any, Callable, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, PadNeeds, Refusal
-from table.games.kit.evolve import evolver
 
 NAME = "feira-torio"
 MIN_PLAYERS = 3
@@ -46,17 +47,23 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
-    """The deck's cards by id, with tables derived from them once (the engine's hot paths use them)."""
+    """The deck's cards by id, with tables derived from them once (the engine's hot paths use them).
+
+    Every action on a card is built once, by card id: `lot_actions[position]`,
+    `bid_actions[player][position]`. `ids` are the card ids, sorted.
+    """
 
     cards: Mapping[str, Card]
+    ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
     fingers: Mapping[str, int] = field(init=False, repr=False, compare=False)
     in_play: Mapping[int, frozenset[str]] = field(init=False, repr=False, compare=False)
     lot_actions: tuple[Mapping[str, PlaceLot], ...] = field(init=False, repr=False, compare=False)
     bid_actions: tuple[tuple[Mapping[str, Bid], ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        ids = sorted(self.cards)
+        ids = tuple(sorted(self.cards))
         tables = {
+            "ids": ids,
             "fingers": {cid: self.cards[cid].fingers for cid in ids},
             "in_play": {n: self.for_players(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)},
             "lot_actions": tuple({cid: PlaceLot(p, cid) for cid in ids} for p in range(LOTS)),
@@ -126,6 +133,13 @@ _FIRST_ACTIONS = tuple(
     (tuple(MarkFirst(holder, p) for p in range(LOTS)), tuple(PointFirst(holder, p) for p in range(LOTS)))
     for holder in range(MAX_PLAYERS))
 
+# Every Need but a chance node's, made once (Need is frozen): the holder's turn, the end, and the sealed bids
+# keyed by which players still have an open slot (`None in row` for each row).
+_FIRST_NEEDS = tuple(Need(players=(holder,)) for holder in range(MAX_PLAYERS))
+_DONE = Need()
+_BIDDING_NEEDS = {open_rows: Need(players=tuple(compress(range(n), open_rows)), simultaneous=True)
+                  for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) for open_rows in product((False, True), repeat=n)}
+
 
 @dataclass(frozen=True, slots=True)
 class LotResult:
@@ -172,9 +186,57 @@ class State:
     scores: tuple[HandScore, ...] = ()          # the last finished hand's scores
     history: tuple[tuple[int, ...], ...] = ()   # every finished hand's scores
     winners: tuple[int, ...] = ()
+    # Derived from the fields above, so that `need` and `legal_actions` do not work them out on every call:
+    # `__post_init__` works them out (`_pool`, `_offers`), `apply` updates them by slicing.
+    # - pool (phase lots, else ()): the cards the dealer may turn up (`unseen`), sorted;
+    # - offers (phase bidding, else ()): per player, the cards it may bid (sorted) and its legal bids (for each
+    #   open slot in order, a Bid per card), or None when its hand is unknown (round 1: then `cards` is one
+    #   tuple shared by all such players, and `legal_actions` picks their bids from the deck's tables).
+    pool: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    offers: tuple[tuple[tuple[str, ...], tuple[Bid, ...] | None], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pool", _pool(self) if self.phase == "lots" else ())
+        object.__setattr__(self, "offers", _offers(self) if self.phase == "bidding" else ())
 
 
-_evolve = evolver(State)
+_FIELDS = ("deck", "players", "dealer", "first_bid", "hand", "round", "phase", "lots", "pointer", "first",
+           "bids", "hands", "discard", "totals", "reveal", "scores", "history", "winners", "pool", "offers")
+assert _FIELDS == tuple(f.name for f in fields(State)), "_evolve must copy every field of State"
+_SETTERS = {name: getattr(State, name).__set__ for name in _FIELDS}
+(_set_deck, _set_players, _set_dealer, _set_first_bid, _set_hand, _set_round, _set_phase, _set_lots, _set_pointer,
+ _set_first, _set_bids, _set_hands, _set_discard, _set_totals, _set_reveal, _set_scores, _set_history,
+ _set_winners, _set_pool, _set_offers) = _SETTERS.values()
+_new = object.__new__
+
+
+def _evolve(state: State, **changes: Any) -> State:
+    """`dataclasses.replace` for a State, at a fraction of its cost: it runs on every action (every field copied,
+    written out, the fastest way, then the few changed ones set; `_FIELDS` is checked against State at import)."""
+    new = _new(State)
+    _set_deck(new, state.deck)
+    _set_players(new, state.players)
+    _set_dealer(new, state.dealer)
+    _set_first_bid(new, state.first_bid)
+    _set_hand(new, state.hand)
+    _set_round(new, state.round)
+    _set_phase(new, state.phase)
+    _set_lots(new, state.lots)
+    _set_pointer(new, state.pointer)
+    _set_first(new, state.first)
+    _set_bids(new, state.bids)
+    _set_hands(new, state.hands)
+    _set_discard(new, state.discard)
+    _set_totals(new, state.totals)
+    _set_reveal(new, state.reveal)
+    _set_scores(new, state.scores)
+    _set_history(new, state.history)
+    _set_winners(new, state.winners)
+    _set_pool(new, state.pool)
+    _set_offers(new, state.offers)
+    for name, value in changes.items():
+        _SETTERS[name](new, value)
+    return new
 
 
 # ---------------------------------------------------------------- setup
@@ -222,19 +284,29 @@ def _on_table(state: State) -> set[str]:
 
 def unseen(state: State) -> frozenset[str]:
     """Cards the dealer may still turn up: in play, not known to be anywhere else."""
-    known = _on_table(state).union(state.discard, *(hand for hand in state.hands if hand is not None))
-    return state.deck.in_play[state.players] - known
+    # Empty lots and slots (None) are never in play; filter(None, ...) skips the unknown hands.
+    return state.deck.in_play[state.players].difference(
+        state.lots, *state.bids, state.discard, *filter(None, state.hands))
+
+
+def _pool(state: State) -> tuple[str, ...]:
+    """`State.pool` worked out from the table: the unseen cards, sorted."""
+    return _sorted(state.deck, unseen(state))
+
+
+def _sorted(deck: Deck, cards: frozenset[str]) -> tuple[str, ...]:
+    """`tuple(sorted(cards))` for cards of the deck, by filtering its sorted ids (faster)."""
+    return tuple(filter(cards.__contains__, deck.ids))
 
 
 def need(state: State) -> Need:
     if state.phase == "lots":
-        return Need(chance=True, outcomes=tuple(sorted(unseen(state))), by=state.dealer)
+        return Need(chance=True, outcomes=state.pool, by=state.dealer)
     if state.phase == "first":
-        return Need(players=(state.first_bid,))
+        return _FIRST_NEEDS[state.first_bid]
     if state.phase == "bidding":
-        waiting = tuple(p for p, row in enumerate(state.bids) if None in row)
-        return Need(players=waiting, simultaneous=True)
-    return Need()
+        return _BIDDING_NEEDS[tuple(map(contains, state.bids, repeat(None)))]   # `None in row`, row by row
+    return _DONE
 
 
 def check(state: State, action: Action) -> Refusal | None:
@@ -288,31 +360,98 @@ def _card_refusal(state: State, card: str) -> Refusal | None:
 
 def legal_actions(state: State) -> list[Action]:
     """Every legal action now, for every player who must act (or every chance outcome)."""
+    deck = state.deck
     if state.phase == "lots":
-        lot_actions = state.deck.lot_actions[state.lots.index(None)]
-        return list(map(lot_actions.__getitem__, sorted(unseen(state))))
+        return list(map(deck.lot_actions[state.lots.index(None)].__getitem__, state.pool))
     if state.phase == "first":
         marks, points = _FIRST_ACTIONS[state.first_bid]
         return [*marks, *(a for a in points if a.position != state.pointer)]
     if state.phase == "bidding":
-        on_table = _on_table(state)
-        free = None
         actions = []
-        for player, row in enumerate(state.bids):
-            if None not in row:
+        pick = None
+        for (cards, bids), row, tables in zip(state.offers, state.bids, deck.bid_actions):
+            if bids is not None:
+                actions += bids
                 continue
-            hand = state.hands[player]
-            if hand is None:
-                if free is None:
-                    free = sorted(state.deck.in_play[state.players] - on_table - state.discard)
-                cards = free
-            else:
-                cards = sorted(hand - on_table)
-            for bid_actions, slot in zip(state.deck.bid_actions[player], row):
+            if pick is None:
+                pick = _picker(cards)
+            for table, slot in zip(tables, row):
                 if slot is None:
-                    actions += map(bid_actions.__getitem__, cards)
+                    actions += pick(table)
         return actions
     return []
+
+
+def _picker(cards: tuple[str, ...]) -> Callable[[Mapping[str, Bid]], tuple[Bid, ...]]:
+    """A function picking the bids on `cards` from a slot's table in one call (`itemgetter`, which gives a lone
+    item rather than a tuple for one card)."""
+    if len(cards) > 1:
+        return itemgetter(*cards)
+    return lambda table: tuple(table[card] for card in cards)
+
+
+def _offers(state: State) -> tuple[tuple[tuple[str, ...], tuple[Bid, ...] | None], ...]:
+    """`State.offers` worked out from the table: a player may bid any card in hand not on the table, or
+    (hand unknown, round 1) any card in play neither on the table nor discarded."""
+    deck = state.deck
+    on_table = _on_table(state)
+    free = None
+    offers = []
+    for player, row in enumerate(state.bids):
+        hand = state.hands[player]
+        if hand is None:
+            if free is None:
+                free = tuple(sorted(deck.in_play[state.players] - on_table - state.discard))
+            offers.append((free, None))
+            continue
+        cards = tuple(sorted(hand - on_table))
+        pick = _picker(cards)
+        bids = []
+        for table, slot in zip(deck.bid_actions[player], row):
+            if slot is None:
+                bids += pick(table)
+        offers.append((cards, tuple(bids)))
+    return tuple(offers)
+
+
+def _strike(state: State, player: int, position: int, card: str) -> tuple:
+    """`state.offers` once `player` has bid `card` on the open slot `position`: that slot's bids go, and the card
+    is offered to nobody."""
+    offers = list(state.offers)
+    closed = state.bids[player][:position].count(None)     # the slot's run in the bidder's bids
+    free = cut = None                   # the unknown hands' shared cards, and the same without `card`
+    for other, (cards, bids) in enumerate(state.offers):
+        if cards is free:
+            offers[other] = (cut, None)
+        elif card in cards:
+            at = cards.index(card)
+            if bids is None:
+                free, cut = cards, cards[:at] + cards[at + 1:]
+                offers[other] = (cut, None)
+            else:
+                offers[other] = (cards[:at] + cards[at + 1:],
+                                 _cut(bids, len(cards), at, closed if other == player else None))
+    cards, bids = state.offers[player]
+    if bids is not None and card not in cards:
+        size = len(cards)
+        offers[player] = (cards, bids[:closed * size] + bids[(closed + 1) * size:])
+    return tuple(offers)
+
+
+def _cut(bids: tuple[Bid, ...], size: int, at: int, closed: int | None) -> tuple[Bid, ...]:
+    """`bids` (runs of `size`) without the bid at `at` in each run and without the run `closed`: one slice
+    between each two cuts."""
+    kept = []
+    start = 0
+    for run, run_start in enumerate(range(0, len(bids), size)):
+        if run == closed:
+            kept += bids[start:run_start]
+            start = run_start + size
+        else:
+            kept += bids[start:run_start + at]
+            start = run_start + at + 1
+    kept += bids[start:]
+    return tuple(kept)
 
 
 # ---------------------------------------------------------------- transitions
@@ -320,23 +459,32 @@ def legal_actions(state: State) -> list[Action]:
 def apply(state: State, action: Action) -> State:
     """The state after a legal action (call `check` first: apply trusts its input)."""
     match action:
-        case Bid(player, position, card):
+        case Bid():         # (a class pattern with positional fields would cost three times as much)
+            player, position, card = action.player, action.position, action.card
             row = state.bids[player]
             row = row[:position] + (card,) + row[position + 1:]
             bids = state.bids[:player] + (row,) + state.bids[player + 1:]
-            state = _evolve(state, bids=bids)
-            if None in row or any(None in r for r in bids):
-                return state
-            return _end_round(state)
-        case PlaceLot(position, card):
+            if not (None in row or any(None in r for r in bids)):
+                return _end_round(state, bids)
+            if state.phase != "bidding" or state.bids[player][position] is not None:   # not legal: from scratch
+                return replace(state, bids=bids)
+            return _evolve(state, bids=bids, offers=_strike(state, player, position, card))
+        case PlaceLot():
+            position, card = action.position, action.card
             lots = state.lots[:position] + (card,) + state.lots[position + 1:]
-            if None in lots:
-                return _evolve(state, lots=lots)
-            return _evolve(state, lots=lots, phase="first", pointer=0, reveal=())
+            if None not in lots:
+                return _evolve(state, lots=lots, phase="first", pointer=0, reveal=(), pool=())
+            if state.phase != "lots" or state.lots[position] is not None:   # not legal: from scratch
+                return replace(state, lots=lots)
+            pool = state.pool
+            if card in pool:
+                at = pool.index(card)
+                pool = pool[:at] + pool[at + 1:]
+            return _evolve(state, lots=lots, pool=pool)
         case PointFirst(_, position):
             return _evolve(state, pointer=position)
         case MarkFirst(_, position):
-            return _evolve(state, first=position, pointer=position, phase="bidding")
+            return _evolve(state, first=position, pointer=position, phase="bidding", offers=_offers(state))
     raise TypeError(f"not a Feira Torio action: {action!r}")
 
 
@@ -363,9 +511,10 @@ def resolve(players: int, lots: tuple[str, ...], bids: tuple[tuple[str, ...], ..
     return tuple(results)
 
 
-def _end_round(state: State) -> State:
-    reveal = resolve(state.players, state.lots, state.bids, state.first, state.deck.fingers)
-    hands = [set(row) for row in state.bids]
+def _end_round(state: State, bids: tuple[tuple[str, ...], ...]) -> State:
+    """The reveal once every slot holds a bid (`bids`), then the next round or the hand's score."""
+    reveal = resolve(state.players, state.lots, bids, state.first, state.deck.fingers)
+    hands = [set(row) for row in bids]
     discard = set(state.discard)
     won = [0] * state.players
     last_winner = None
@@ -373,7 +522,7 @@ def _end_round(state: State) -> State:
         if result.winner is None:
             discard.add(result.lot)
             continue
-        bid = dict(result.bids)[result.winner]
+        bid = bids[result.winner][result.position]
         hands[result.winner].discard(bid)
         hands[result.winner].add(result.lot)
         discard.add(bid)
@@ -387,14 +536,15 @@ def _end_round(state: State) -> State:
         first_bid = winless[0]
     else:
         first_bid = last_winner
-    state = _evolve(
-        state, reveal=reveal, hands=tuple(frozenset(h) for h in hands), discard=frozenset(discard),
-        lots=(None,) * LOTS, bids=((None,) * LOTS,) * state.players, first=None,
-        first_bid=first_bid, phase="lots",
-    )
-    if state.round < ROUNDS:
-        return _evolve(state, round=state.round + 1)
-    return _end_hand(state)
+    hands = tuple(map(frozenset, hands))
+    discard = frozenset(discard)
+    changes = dict(reveal=reveal, hands=hands, discard=discard, lots=(None,) * LOTS,
+                   bids=((None,) * LOTS,) * state.players, first=None, first_bid=first_bid, phase="lots", offers=())
+    if state.round >= ROUNDS:
+        return _end_hand(_evolve(state, **changes))
+    # The next round's lots: every card in play not held or discarded (`unseen`, with nothing on the table).
+    pool = _sorted(state.deck, state.deck.in_play[state.players].difference(discard, *hands))
+    return _evolve(state, round=state.round + 1, pool=pool, **changes)
 
 
 def score(deck: Deck, player: int, cards: Iterable[str]) -> HandScore:
@@ -424,6 +574,7 @@ def _end_hand(state: State) -> State:
     return _evolve(
         state, scores=scores, totals=totals, history=history, hand=state.hand + 1, round=1,
         dealer=dealer, first_bid=dealer, hands=(None,) * state.players, discard=frozenset(),
+        pool=_sorted(state.deck, state.deck.in_play[state.players]),   # a new deal: every card unseen
     )
 
 
