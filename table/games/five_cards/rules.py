@@ -16,7 +16,7 @@ target's rank, a tie (0 = 0 too) gives each half of it, rounded down.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import compress
 from typing import Any, Mapping
 
@@ -92,6 +92,8 @@ class Tables:
     draws: tuple[tuple[Draw, ...], ...]      # per player, in card order
     places: tuple[tuple[Place, ...], ...]    # per player, per column
     firsts: tuple[DrawFirst, ...]
+    turns: tuple[Need, ...]                  # per player: the Need of a column choice
+    table_draw: Need                         # the Need of round 1's first-player draw
 
 
 _TABLES: dict[int, Tables] = {}
@@ -110,6 +112,8 @@ def tables(deck: RankedDeck) -> Tables:
         draws=tuple(tuple(Draw(p, c) for c in order) for p in seats),
         places=tuple(tuple(Place(p, c) for c in range(COLUMNS)) for p in seats),
         firsts=tuple(DrawFirst(p) for p in seats),
+        turns=tuple(Need(players=(p,)) for p in seats),
+        table_draw=Need(chance=True, outcomes=tuple(str(p) for p in seats), by=None, table_draw=True),
     )
     _TABLES[id(deck)] = found
     return found
@@ -208,6 +212,28 @@ class State:
 
 
 _evolve = evolver(State)
+(_set_tables, _set_first, _set_phase, _set_round, _set_match, _set_pile, _set_sides, _set_sums, _set_masks, _set_active,
+ _set_drawn, _set_turns) = (getattr(State, f.name).__set__ for f in fields(State))
+_new = object.__new__
+
+
+def _make(tables: Tables, first: int, phase: str, round: Round, match: Match, pile: bytes, sides: tuple,
+          sums: tuple, masks: tuple, active: int | None, drawn: str | None, turns: tuple) -> State:
+    """A State from all its fields without the dataclass `__init__` or `_evolve`'s loop (it runs on every action)."""
+    new = _new(State)
+    _set_tables(new, tables)
+    _set_first(new, first)
+    _set_phase(new, phase)
+    _set_round(new, round)
+    _set_match(new, match)
+    _set_pile(new, pile)
+    _set_sides(new, sides)
+    _set_sums(new, sums)
+    _set_masks(new, masks)
+    _set_active(new, active)
+    _set_drawn(new, drawn)
+    _set_turns(new, turns)
+    return new
 
 
 # ---------------------------------------------------------------- setup
@@ -263,11 +289,11 @@ def need(state: State) -> Need:
     if phase == "play":
         return Need(chance=True, outcomes=deck_cards(state), by=state.active)
     if phase == "place":
-        return Need(players=(state.active,))
+        return state.tables.turns[state.active]
     if phase == "setup":
         return Need(chance=True, outcomes=deck_cards(state), by=None)
     if phase == "first":
-        return Need(chance=True, outcomes=tuple(str(p) for p in range(PLAYERS)), by=None, table_draw=True)
+        return state.tables.table_draw
     return Need()
 
 
@@ -344,20 +370,21 @@ def legal_actions(state: State) -> list[Action]:
 def apply(state: State, action: Action) -> State:
     """The state after a legal action (call `check` first: apply trusts its input)."""
     match action:
-        case Draw(player, card):
+        case Draw(player=player, card=card):   # keyword patterns: positional ones cost a lookup of __match_args__
             pile = _take(state, card)
             bit = 1 << state.tables.rank[card]
             legal = [c for c, mask in enumerate(state.masks) if not mask & bit]
             if len(legal) == 1:
                 return _place(state, player, card, legal[0], "auto", pile)
             if legal:
-                return _evolve(state, phase="place", drawn=card, pile=pile)
+                return _make(state.tables, state.first, "place", state.round, state.match, pile, state.sides,
+                             state.sums, state.masks, state.active, card, state.turns)
             return _end_round(state, Turn(player, card, None, "blocked"), pile)
-        case Place(player, column):
+        case Place(player=player, column=column):
             return _place(state, player, state.drawn, column, "chosen", state.pile)
-        case Show(card):
+        case Show(card=card):
             return _show(state, card)
-        case DrawFirst(player):
+        case DrawFirst(player=player):
             return _evolve(state, phase="play", active=player,
                            round=Round(1, player, DRAWN, *_setup(state.round)))
     raise TypeError(f"not a Five Cards action: {action!r}")
@@ -374,12 +401,12 @@ def _place(state: State, player: int, card: str, column: int, how: str, pile: by
     i = 2 * column + player
     sides, sums, masks = state.sides, state.sums, state.masks
     rank = state.tables.rank[card]
-    return _evolve(
-        state, phase="play", pile=pile, drawn=None, active=1 - player,
-        sides=sides[:i] + (sides[i] + (card,),) + sides[i + 1:],
-        sums=sums[:i] + (sums[i] + rank,) + sums[i + 1:],
-        masks=masks[:column] + (masks[column] | 1 << rank,) + masks[column + 1:],
-        turns=state.turns + (Turn(player, card, column, how),),
+    return _make(
+        state.tables, state.first, "play", state.round, state.match, pile,
+        sides[:i] + (sides[i] + (card,),) + sides[i + 1:],
+        sums[:i] + (sums[i] + rank,) + sums[i + 1:],
+        masks[:column] + (masks[column] | 1 << rank,) + masks[column + 1:],
+        1 - player, None, state.turns + (Turn(player, card, column, how),),
     )
 
 
@@ -393,22 +420,22 @@ def _show(state: State, card: str) -> State:
     r = state.round
     pile = _take(state, card)
     shown = r.shown + (card,)
-    value = rank[card]
-    if any(rank[c] == value for c in r.targets):
-        return _evolve(state, pile=pile, round=Round(r.number, r.starter, r.reason, shown, r.targets,
-                                                     r.aside + (card,)))
-    targets = tuple(sorted(r.targets + (card,), key=rank.__getitem__))
-    r = Round(r.number, r.starter, r.reason, shown, targets, r.aside)
-    if len(targets) < COLUMNS:
-        return _evolve(state, pile=pile, round=r)
-    # Setup done: the set-aside cards go back into the deck.
-    on_table = set(targets)
-    phase, active = ("first", None) if r.number == 1 else ("play", r.starter)
-    return _evolve(
-        state, round=r, phase=phase, active=active,
-        pile=bytes(c not in on_table for c in state.tables.order),
-        masks=tuple(1 << rank[c] for c in targets),
-    )
+    if rank[card] in map(rank.__getitem__, r.targets):
+        r = Round(r.number, r.starter, r.reason, shown, r.targets, r.aside + (card,))
+    else:
+        targets = tuple(sorted(r.targets + (card,), key=rank.__getitem__))
+        r = Round(r.number, r.starter, r.reason, shown, targets, r.aside)
+        if len(targets) == COLUMNS:
+            # Setup done: the set-aside cards go back into the deck.
+            on_table = set(targets)
+            phase, active = ("first", None) if r.number == 1 else ("play", r.starter)
+            return _evolve(
+                state, round=r, phase=phase, active=active,
+                pile=bytes(c not in on_table for c in state.tables.order),
+                masks=tuple(1 << rank[c] for c in targets),
+            )
+    return _make(state.tables, state.first, state.phase, r, state.match, pile, state.sides, state.sums, state.masks,
+                 state.active, state.drawn, state.turns)
 
 
 def score_column(rank: int, sums: tuple[int, ...]) -> tuple[int | None, tuple[int, ...]]:

@@ -85,6 +85,8 @@ class Tables:
     show: Mapping[str, Show]
     bids: tuple[tuple[Bid, ...], ...]       # per player, a Bid of each card of `order`
     done: tuple[DraftDone, ...]
+    sealed: tuple[Need, ...]                # the bidding Need of each set of seats still to bid (bit p: seat p)
+    drafting: tuple[Need, ...]              # the draft Need of each set of seats still to draft
 
 
 _TABLES: dict[int, Tables] = {}
@@ -105,9 +107,16 @@ def tables(deck: RankedDeck) -> Tables:
         show={c: Show(c) for c in order},
         bids=tuple(tuple(Bid(p, c) for c in order) for p in range(MAX_PLAYERS)),
         done=tuple(DraftDone(p) for p in range(MAX_PLAYERS)),
+        sealed=tuple(Need(players=_seats(mask), simultaneous=True) for mask in range(1 << MAX_PLAYERS)),
+        drafting=tuple(Need(players=_seats(mask)) for mask in range(1 << MAX_PLAYERS)),
     )
     _TABLES[id(deck)] = found
     return found
+
+
+def _seats(mask: int) -> tuple[int, ...]:
+    """The seats of a set of seats as bits (bit p: seat p), in seat order."""
+    return tuple(p for p in range(MAX_PLAYERS) if mask >> p & 1)
 
 
 # ---------------------------------------------------------------- records
@@ -219,6 +228,7 @@ class State:
     pool: tuple[str, ...]                   # cards nobody has seen this deal (in hands or sealed bids), by rank
     free: tuple[str, ...]                   # the pool less this round's sealed bids: what a bid may still be
     offers: tuple[tuple[Bid, ...], ...] = field(compare=False, repr=False)  # per player yet to bid: a Bid per free card
+    waiting: int = field(compare=False, repr=False)   # the seats yet to bid (bidding) or draft (draft), as bits
     fresh: bool                             # no card acted on since the latest firing (the table gate)
     board: Board
     match: Match
@@ -233,13 +243,13 @@ class State:
 
 
 _SETTERS = tuple(getattr(State, f.name).__set__ for f in fields(State))
-(_set_tables, _set_players, _set_phase, _set_round, _set_bids, _set_pool, _set_free, _set_offers, _set_fresh,
- _set_board, _set_match) = _SETTERS
+(_set_tables, _set_players, _set_phase, _set_round, _set_bids, _set_pool, _set_free, _set_offers, _set_waiting,
+ _set_fresh, _set_board, _set_match) = _SETTERS
 _new = object.__new__
 
 
 def _make(tables: Tables, players: int, phase: str, round: int, bids: tuple, pool: tuple, free: tuple,
-          offers: tuple, fresh: bool, board: Board, match: Match) -> State:
+          offers: tuple, waiting: int, fresh: bool, board: Board, match: Match) -> State:
     """A State without the dataclass `__init__` (it runs on every action)."""
     new = _new(State)
     _set_tables(new, tables)
@@ -250,6 +260,7 @@ def _make(tables: Tables, players: int, phase: str, round: int, bids: tuple, poo
     _set_pool(new, pool)
     _set_free(new, free)
     _set_offers(new, offers)
+    _set_waiting(new, waiting)
     _set_fresh(new, fresh)
     _set_board(new, board)
     _set_match(new, match)
@@ -288,7 +299,7 @@ def _start_deal(t: Tables, players: int, match: Match, last: RoundLog | None) ->
     """A deal's start: the draft (option) or the slug; `last` is the previous deal's last round."""
     board = Board(drafted=(False,) * players, slug=(), centre=(), piles=((),) * players, log=(), last=last)
     return _make(t, players, "draft" if match.draft else "slug", 1, (None,) * players, t.order, t.order, (),
-                 last is not None, board, match)
+                 (1 << players) - 1 if match.draft else 0, last is not None, board, match)
 
 
 def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any] | None,
@@ -320,11 +331,11 @@ def unseen(state: State) -> tuple[str, ...]:
 def need(state: State) -> Need:
     phase = state.phase
     if phase == "bidding":
-        return Need(players=tuple([p for p, c in enumerate(state.bids) if c is None]), simultaneous=True)
+        return state.tables.sealed[state.waiting]
     if phase == "slug":
         return Need(chance=True, outcomes=state.pool, by=None, table_draw=False)
     if phase == "draft":
-        return Need(players=tuple([p for p, d in enumerate(state.board.drafted) if not d]))
+        return state.tables.drafting[state.waiting]
     return Need()
 
 
@@ -388,18 +399,19 @@ def legal_actions(state: State) -> list[Action]:
 def apply(state: State, action: Action) -> State:
     """The state after a legal action (call `check` first: apply trusts its input)."""
     match action:
-        case Bid(player, card):
+        case Bid(player=player, card=card):   # keyword patterns: positional ones cost a lookup of __match_args__
             bids = state.bids[:player] + (card,) + state.bids[player + 1:]
             free = state.free
             i = free.index(card)
             j = i + 1
-            if None not in bids:
+            waiting = state.waiting & ~(1 << player)
+            if not waiting:
                 return _end_round(state, bids, free[:i] + free[j:])
             offers = [o[:i] + o[j:] if o else o for o in state.offers]
             offers[player] = ()
             return _make(state.tables, state.players, "bidding", state.round, bids, state.pool, free[:i] + free[j:],
-                         tuple(offers), False, state.board, state.match)
-        case Show(card):
+                         tuple(offers), waiting, False, state.board, state.match)
+        case Show(card=card):
             t, pool = state.tables, state.pool
             i = pool.index(card)
             pool = pool[:i] + pool[i + 1:]
@@ -407,16 +419,17 @@ def apply(state: State, action: Action) -> State:
             slug = b.slug + (card,)
             board = Board(b.drafted, slug, _by_rank(t, b.centre + (card,)), b.piles, b.log, b.last)
             if len(slug) < SLUG[state.players]:
-                return _make(t, state.players, "slug", state.round, state.bids, pool, pool, (), False, board,
+                return _make(t, state.players, "slug", state.round, state.bids, pool, pool, (), 0, False, board,
                              state.match)
             return _make(t, state.players, "bidding", state.round, state.bids, pool, pool,
-                         _offers(t, state.players, pool), False, board, state.match)
-        case DraftDone(player):
+                         _offers(t, state.players, pool), (1 << state.players) - 1, False, board, state.match)
+        case DraftDone(player=player):
             b = state.board
             drafted = b.drafted[:player] + (True,) + b.drafted[player + 1:]
             board = Board(drafted, b.slug, b.centre, b.piles, b.log, b.last)
-            return _make(state.tables, state.players, "draft" if False in drafted else "slug", state.round,
-                         state.bids, state.pool, state.free, (), state.fresh, board, state.match)
+            waiting = state.waiting & ~(1 << player)
+            return _make(state.tables, state.players, "draft" if waiting else "slug", state.round,
+                         state.bids, state.pool, state.free, (), waiting, state.fresh, board, state.match)
     raise TypeError(f"not a Venture action: {action!r}")
 
 
@@ -437,9 +450,11 @@ def _fire(t: Tables, centre: tuple[str, ...], bids: tuple[str, ...]) -> tuple[li
     and bids); every other rank takes every card of lower rank on the table; a
     rank already captured does not fire. Cards stay on the table until taken,
     so the table sorted by rank loses a suffix (the highest rank) or a prefix
-    (every lower rank) at each capture.
+    (every lower rank) at each capture. Ranks fire upwards, so only the first
+    step (taking the highest rank) can capture a bid that has yet to fire.
     """
-    rank, key = t.rank, t.key.__getitem__
+    rank = t.rank
+    by_rank = rank.__getitem__
     groups: dict[int, list[tuple[int, str]]] = {}
     for player, card in enumerate(bids):
         r = rank[card]
@@ -447,33 +462,24 @@ def _fire(t: Tables, centre: tuple[str, ...], bids: tuple[str, ...]) -> tuple[li
             groups[r].append((player, card))
         else:
             groups[r] = [(player, card)]
-    table = sorted(centre + bids, key=key)
-    ranks = [rank[c] for c in table]
-    taken_at: dict[str, tuple[int, int]] = {}          # card -> (taker, step index)
+    table = sorted(centre + bids, key=t.key.__getitem__)
+    top = None                                          # the rank the first step took, if it took the highest
     steps: list[RawStep] = []
     for index, r in enumerate(sorted(groups)):
         group = tuple(groups[r])
-        first = group[0][1]
-        if first in taken_at:
-            by, by_step = taken_at[first]
-            steps.append((r, group, "captured", None, (), by, by_step))
+        if r == top:
+            steps.append((r, group, "captured", None, (), steps[0][3], 0))
         elif len(group) > 1:
             steps.append((r, group, "missed", None, (), None, None))
+        elif index == 0:
+            top = by_rank(table[-1])
+            cut = bisect_left(table, top, key=by_rank)
+            steps.append((r, group, "highest", group[0][0], tuple(table[cut:]), None, None))
+            del table[cut:]
         else:
-            taker = group[0][0]
-            if index == 0:
-                cut = bisect_left(ranks, ranks[-1])
-                taken = table[cut:]
-                del table[cut:], ranks[cut:]
-                result = "highest"
-            else:
-                cut = bisect_left(ranks, r)
-                taken = table[:cut]
-                del table[:cut], ranks[:cut]
-                result = "lower"
-            for c in taken:
-                taken_at[c] = (taker, index)
-            steps.append((r, group, result, taker, tuple(taken), None, None))
+            cut = bisect_left(table, r, key=by_rank)
+            steps.append((r, group, "lower", group[0][0], tuple(table[:cut]), None, None))
+            del table[:cut]
     return steps, table
 
 
@@ -507,7 +513,7 @@ def _end_round(state: State, bids: tuple[str, ...], pool: tuple[str, ...]) -> St
     board = Board(b.drafted, b.slug, tuple(centre), tuple(piles), b.log + (record,), record)
     if state.round < HAND[state.players]:
         return _make(t, state.players, "bidding", state.round + 1, (None,) * state.players, pool, pool,
-                     _offers(t, state.players, pool), True, board, state.match)
+                     _offers(t, state.players, pool), (1 << state.players) - 1, True, board, state.match)
     return _end_deal(t, state.players, state.round, board, state.match)
 
 
@@ -554,7 +560,7 @@ def _end_deal(t: Tables, players: int, round: int, board: Board, match: Match) -
         top = max(totals)
         winners = tuple(p for p, total in enumerate(totals) if total == top)
         match = Match(match.draft, match.deals, match.deal, match.dealer, totals, scores, history, winners)
-        return _make(t, players, "over", round, (None,) * players, (), (), (), True, board, match)
+        return _make(t, players, "over", round, (None,) * players, (), (), (), 0, True, board, match)
     match = Match(match.draft, match.deals, match.deal + 1, (match.dealer + 1) % players, totals, scores, history, ())
     return _start_deal(t, players, match, board.last)
 
