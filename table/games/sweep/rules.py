@@ -95,6 +95,7 @@ class Tables:
     order: tuple[str, ...]                  # every card, sorted
     index: Mapping[str, int]                # a card's place in `order`
     ranks: tuple[int, ...]                  # the rank values, low to high
+    slot: Mapping[str, int]                 # a card's rank's place in `ranks`
     shows: tuple[Show, ...]                 # in card order
     registers: tuple[tuple[Register, ...], ...]  # per seat, in card order
     play: tuple[Mapping[str, Play], ...]
@@ -116,7 +117,8 @@ def tables_for(deck: RankedDeck) -> Tables:
     seats = range(MAX_PLAYERS)
     found = Tables(
         deck=deck, rank=dict(deck.ranks), order=order, index={c: i for i, c in enumerate(order)},
-        ranks=deck.rank_values, shows=tuple(Show(c) for c in order),
+        ranks=deck.rank_values, slot={c: deck.rank_values.index(r) for c, r in deck.ranks.items()},
+        shows=tuple(Show(c) for c in order),
         registers=tuple(tuple(Register(p, c) for c in order) for p in seats),
         play=tuple({c: Play(p, c) for c in order} for p in seats),
         take=tuple({c: Take(p, c) for c in order} for p in seats),
@@ -266,13 +268,72 @@ def _step(rank: int, players: tuple[int, ...], cards: tuple[str, ...], rule: str
     return new
 
 
+_RESOLUTION_SETTERS = tuple(getattr(Resolution, f.name).__set__ for f in fields(Resolution))
+
+
+def _resolution(steps: tuple[Step, ...], tie: Step | None, picker: int | None, left: tuple[str, ...],
+                gains: tuple[frozenset[str], ...], pools: tuple[Pool, ...], last_taker: int | None,
+                centre: tuple[str, ...]) -> Resolution:
+    """Resolution(...) at half the cost of the frozen __init__: every capture and every tie pick build one."""
+    set_steps, set_tie, set_picker, set_left, set_gains, set_pools, set_last_taker, set_centre = _RESOLUTION_SETTERS
+    new = _new(Resolution)
+    set_steps(new, steps)
+    set_tie(new, tie)
+    set_picker(new, picker)
+    set_left(new, left)
+    set_gains(new, gains)
+    set_pools(new, pools)
+    set_last_taker(new, last_taker)
+    set_centre(new, centre)
+    return new
+
+
+_ROUND_SETTERS = tuple(getattr(Round, f.name).__set__ for f in fields(Round))
+
+
+def _round(number: int, first: int, reason: str, order: tuple[int, ...], chosen: tuple[tuple[int, str], ...],
+           work: Resolution | None, discard: frozenset[str], log: tuple[RoundLog, ...],
+           last: RoundLog | None) -> Round:
+    """Round(...) at half the cost of the frozen __init__: every round and every tie pick build one."""
+    set_number, set_first, set_reason, set_order, set_chosen, set_work, set_discard, set_log, set_last = _ROUND_SETTERS
+    new = _new(Round)
+    set_number(new, number)
+    set_first(new, first)
+    set_reason(new, reason)
+    set_order(new, order)
+    set_chosen(new, chosen)
+    set_work(new, work)
+    set_discard(new, discard)
+    set_log(new, log)
+    set_last(new, last)
+    return new
+
+
 _SETTERS = {f.name: getattr(State, f.name).__set__ for f in fields(State)}
 (_set_tables, _set_players, _set_phase, _set_hands, _set_pools, _set_pile, _set_centre, _set_played, _set_round,
  _set_deal) = _SETTERS.values()
 
 
+def _state(tables: Tables, players: int, phase: str, hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...],
+           pile: bytes, centre: tuple[str, ...], played: tuple[tuple[int, str], ...], round_: Round,
+           deal: Deal) -> State:
+    """State(...) at half the cost of the frozen __init__: every action builds one."""
+    new = _new(State)
+    _set_tables(new, tables)
+    _set_players(new, players)
+    _set_phase(new, phase)
+    _set_hands(new, hands)
+    _set_pools(new, pools)
+    _set_pile(new, pile)
+    _set_centre(new, centre)
+    _set_played(new, played)
+    _set_round(new, round_)
+    _set_deal(new, deal)
+    return new
+
+
 def _evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace` for a State, at a third of its cost: it runs on every action."""
+    """`dataclasses.replace` for a State, at a third of its cost (`_state` is quicker still)."""
     new = _new(State)
     _set_tables(new, state.tables)
     _set_players(new, state.players)
@@ -370,6 +431,9 @@ def clockwise(players: int, first: int) -> tuple[int, ...]:
     return tuple((first + i) % players for i in range(players))
 
 
+_CLOCKWISE = {n: tuple(clockwise(n, first) for first in range(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+
 def play_order(state: State, first: int) -> tuple[int, ...]:
     """The seats that play a round begun by `first`: clockwise, skipping empty hands (P1)."""
     return _order(state.hands, state.pools, first)
@@ -377,14 +441,34 @@ def play_order(state: State, first: int) -> tuple[int, ...]:
 
 def _order(hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...], first: int) -> tuple[int, ...]:
     """`play_order` from the hands and pools."""
-    n = len(hands)
-    seats = [(first + i) % n for i in range(n)]
+    seats = _CLOCKWISE[len(hands)][first]
+    if all(hands):
+        return seats
     if pools:
         return tuple([p for p in seats if hands[p] or any(pool.shares[p] for pool in pools)])
     return tuple([p for p in seats if hands[p]])
 
 
 _SEALED: dict[tuple[int, ...], Need] = {}     # the registration's needs, by the seats still registering
+_NEED_SETTERS = {f.name: getattr(Need, f.name).__set__ for f in fields(Need)}
+# _chance sets every field of the shared Need by name: fail at import, not later, if the contract changes them
+if set(_NEED_SETTERS) != {"players", "chance", "outcomes", "simultaneous", "any_of", "by", "table_draw"}:
+    raise ImportError("contract.Need has changed: update sweep.rules._chance")
+
+
+def _chance(outcomes: tuple[str, ...], by: int) -> Need:
+    """Need(chance=True, outcomes=outcomes, by=by) at half the cost of the frozen __init__: a centre card's need
+    is built at each call (its outcomes change with every card)."""
+    setters = _NEED_SETTERS
+    new = _new(Need)
+    setters["players"](new, ())
+    setters["chance"](new, True)
+    setters["outcomes"](new, outcomes)
+    setters["simultaneous"](new, False)
+    setters["any_of"](new, False)
+    setters["by"](new, by)
+    setters["table_draw"](new, False)
+    return new
 
 
 def need(state: State) -> Need:
@@ -394,7 +478,7 @@ def need(state: State) -> Need:
     if phase == "play":
         return state.tables.turn[state.round.order[len(state.played)]]
     if phase == "centre":
-        return Need(chance=True, outcomes=tuple(compress(state.tables.order, state.pile)), by=state.deal.dealer)
+        return _chance(tuple(compress(state.tables.order, state.pile)), state.deal.dealer)
     if phase == "register":
         waiting = tuple([p for p, h in enumerate(state.hands) if len(h) < HAND])
         found = _SEALED.get(waiting)
@@ -509,49 +593,50 @@ def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], playe
     groups: dict[int, list] = {}
     for player, card in played:
         r = rank[card]
-        group = groups.get(r)
-        if group is None:
-            groups[r] = [player, card]
+        if r in groups:
+            groups[r] += (player, card)
         else:
-            group += (player, card)
+            groups[r] = [player, card]
     fire = sorted(groups)
     # The centre sorted by rank, as parallel lists of ranks and cards. From the second step on, every
     # centre card lower than the rank firing is taken, so what stays is a suffix and the played cards
     # joining (of the rank that fired) go in front.
     if partial is None:
-        ids = [c for _, c in sorted([(rank[c], c) for c in shown])]
+        ids = sorted(sorted(shown), key=rank.__getitem__)     # by rank, then by id (a stable sort)
         gains: list[list[str]] = [[] for _ in range(players)]
         pools: list[Pool] = []
         steps: list[Step] = []
         last = None
     else:
         ids = list(partial.centre)
-        gains = [list(g) for g in partial.gains]
+        gains = list(map(list, partial.gains))
         pools = list(partial.pools)
         steps = list(partial.steps)
         last = partial.last_taker
-    ranks = [rank[c] for c in ids]
+    ranks = list(map(rank.__getitem__, ids))
     for index in range(len(steps), len(fire)):
         r = fire[index]
         group = groups[r]
         rule = "lower" if index else "highest"
         if partial is not None:                 # the tie waiting for a pick, its centre already updated
-            who, cards, targets = partial.tie.players, partial.tie.cards, partial.tie.targets
-            picks = list(partial.tie.taken)
-            left = [(rank[c], c) for c in partial.left]
+            tie = partial.tie
+            who, cards, targets = tie.players, tie.cards, tie.targets
+            picks = list(tie.taken)
+            left = partial.left
             partial = None
         else:
+            joining = group[1::2]               # ids and ranks are this call's own lists: changed in place
             if index:
                 k = bisect_left(ranks, r)
                 targets, target_ranks = tuple(ids[:k]), ranks[:k]
-                ranks = [r] * (len(group) // 2) + ranks[k:]
-                ids = group[1::2] + ids[k:]
+                ranks[:k] = [r] * len(joining)
+                ids[:k] = joining
             else:
                 k = bisect_left(ranks, ranks[-1])
                 targets, target_ranks = tuple(ids[k:]), ranks[k:]
                 at = bisect_left(ranks, r, 0, k)
-                ranks = ranks[:at] + [r] * (len(group) // 2) + ranks[at:k]
-                ids = ids[:at] + group[1::2] + ids[at:k]
+                ranks[at:] = [r] * len(joining) + ranks[at:k]
+                ids[at:] = joining + ids[at:k]
             if len(group) == 2:
                 player, card = group
                 if targets:
@@ -562,20 +647,19 @@ def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], playe
                     taken = ()
                 steps.append(_step(r, (player,), (card,), rule, targets, taken))
                 continue
-            who, cards = tuple(group[0::2]), tuple(group[1::2])
-            left = list(zip(target_ranks, targets))
+            who, cards = tuple(group[0::2]), tuple(joining)
+            left = targets
             picks = []
         turn_ = len(picks)                      # every pick so far was chosen, one per turn
         while left:
             picker = who[turn_ % len(who)]
-            q = left[0][0]
-            if q != left[-1][0]:                # the targets left are sorted by rank: several ranks
+            q = rank[left[0]]
+            if q != rank[left[-1]]:             # the targets left are sorted by rank: several ranks
                 card = next(chosen, None)
                 if card is None:
-                    return Resolution(tuple(steps), Step(r, who, cards, rule, targets, tuple(picks)), picker,
-                                      tuple([c for _, c in left]), tuple(map(frozenset, gains)), tuple(pools),
-                                      last, tuple(ids))
-                left = [x for x in left if x[1] != card]
+                    return _resolution(tuple(steps), _step(r, who, cards, rule, targets, tuple(picks)), picker,
+                                       tuple(left), tuple(map(frozenset, gains)), tuple(pools), last, tuple(ids))
+                left = [c for c in left if c != card]
                 picks.append((picker, card, rank[card], "chose"))
                 gains[picker].append(card)
                 last = picker
@@ -583,18 +667,18 @@ def resolve(rank: Mapping[str, int], players: int, shown: tuple[str, ...], playe
                 continue
             receivers = [who[(turn_ + i) % len(who)] for i in range(len(left))]
             if len(set(receivers)) == 1:
-                gains[picker] += [c for _, c in left]
-                picks += [(picker, c, q, "auto") for _, c in left]
+                gains[picker] += left
+                picks += [(picker, c, q, "auto") for c in left]
             else:
                 shares = [0] * players
                 for p in receivers:
                     shares[p] += 1
-                pools.append(Pool(frozenset([c for _, c in left]), q, tuple(shares)))
+                pools.append(Pool(frozenset(left), q, tuple(shares)))
                 picks += [(p, None, q, "auto") for p in receivers]
             last = receivers[-1]
             left = ()
         steps.append(_step(r, who, cards, rule, targets, tuple(picks)))
-    return Resolution(tuple(steps), None, None, (), tuple(map(frozenset, gains)), tuple(pools), last, tuple(ids))
+    return _resolution(tuple(steps), None, None, (), tuple(map(frozenset, gains)), tuple(pools), last, tuple(ids))
 
 
 def centre_after(shown: Iterable[str], steps: Iterable[Step]) -> list[list[str]]:
@@ -614,10 +698,14 @@ def score(ranks: tuple[int, ...], holdings: tuple[tuple[int, ...], ...]) -> tupl
     Returns (the scorers of each rank, each player's points)."""
     scorers = []
     points = [0] * len(holdings)
-    for i, r in enumerate(ranks):
-        counts = [h[i] for h in holdings]
+    for r, counts in zip(ranks, zip(*holdings)):
         most = max(counts)
-        best = tuple(p for p, c in enumerate(counts) if most and c == most)
+        if not most:
+            best = ()
+        elif counts.count(most) == 1:           # the usual case, found without a Python loop
+            best = (counts.index(most),)
+        else:
+            best = tuple([p for p, c in enumerate(counts) if c == most])
         for p in best:
             points[p] += r
         scorers.append(best)
@@ -627,14 +715,14 @@ def score(ranks: tuple[int, ...], holdings: tuple[tuple[int, ...], ...]) -> tupl
 def holdings(state: State) -> tuple[tuple[int, ...], ...]:
     """Each player's count of every rank (in the order of `tables.ranks`)."""
     t = state.tables
-    index = {r: i for i, r in enumerate(t.ranks)}
+    slot = t.slot
     result = []
     for player, hand in enumerate(state.hands):
         counts = [0] * len(t.ranks)
         for card in hand:
-            counts[index[t.rank[card]]] += 1
+            counts[slot[card]] += 1
         for pool in state.pools:
-            counts[index[pool.rank]] += pool.shares[player]
+            counts[t.ranks.index(pool.rank)] += pool.shares[player]
         result.append(tuple(counts))
     return tuple(result)
 
@@ -643,39 +731,56 @@ def holdings(state: State) -> tuple[tuple[int, ...], ...]:
 
 def apply(state: State, action: Action) -> State:
     """The state after a legal action (call `check` first: apply trusts its input)."""
-    match action:
-        case Show(card):
-            centre = state.centre + (card,)
-            if len(centre) < CENTRE:
-                return _evolve(state, centre=centre, pile=_taken(state, card))
-            r = state.round
-            return _evolve(state, centre=centre, pile=_taken(state, card), phase="play",
-                           round=Round(r.number, r.first, r.reason, r.order, (), None, r.discard, r.log, None))
-        case Play(player, card):
-            hands = state.hands
-            if card in hands[player]:
-                hands = hands[:player] + (hands[player] - {card},) + hands[player + 1:]
-                pools = state.pools
-            else:
-                hands, pools = _from_pool(state, player, card)
-            played = state.played + ((player, card),)
-            if len(played) < len(state.round.order):
-                return _evolve(state, hands=hands, pools=pools, played=played)
-            return _capture(_evolve(state, hands=hands, pools=pools, played=played), state.round)
-        case Register(player, card):
-            hands = state.hands[:player] + (state.hands[player] | {card},) + state.hands[player + 1:]
-            pile = _taken(state, card)
-            if pile.count(1) > len(pile) - HAND * state.players:
-                return _evolve(state, hands=hands, pile=pile)
-            return _evolve(state, hands=hands, pile=pile, phase="draw")
-        case Take(player, card):
-            return _capture(state, state.round, ((player, card),))
-        case DrawFirst(player):
-            r = state.round
-            order = play_order(state, player)
-            return _evolve(state, phase="centre",
-                           round=Round(r.number, player, "draw", order, (), None, r.discard, r.log, None))
-    raise TypeError(f"not a Sweep action: {action!r}")
+    transition = _TRANSITIONS.get(type(action))     # a dict by type: quicker than `match` on every action
+    if transition is None:
+        raise TypeError(f"not a Sweep action: {action!r}")
+    return transition(state, action)
+
+
+def _show(s: State, action: Show) -> State:
+    card = action.card
+    centre = s.centre + (card,)
+    if len(centre) < CENTRE:
+        return _state(s.tables, s.players, s.phase, s.hands, s.pools, _taken(s, card), centre, s.played, s.round,
+                      s.deal)
+    r = s.round
+    return _state(s.tables, s.players, "play", s.hands, s.pools, _taken(s, card), centre, s.played,
+                  _round(r.number, r.first, r.reason, r.order, (), None, r.discard, r.log, None), s.deal)
+
+
+def _play(s: State, action: Play) -> State:
+    player, card = action.player, action.card
+    hands = s.hands
+    if card in hands[player]:
+        hands = hands[:player] + (hands[player] - {card},) + hands[player + 1:]
+        pools = s.pools
+    else:
+        hands, pools = _from_pool(s, player, card)
+    played = s.played + ((player, card),)
+    if len(played) < len(s.round.order):
+        return _state(s.tables, s.players, s.phase, hands, pools, s.pile, s.centre, played, s.round, s.deal)
+    return _capture(s, hands, pools, played)
+
+
+def _register(s: State, action: Register) -> State:
+    player, card = action.player, action.card
+    hands = s.hands[:player] + (s.hands[player] | {card},) + s.hands[player + 1:]
+    pile = _taken(s, card)
+    phase = "register" if pile.count(1) > len(pile) - HAND * s.players else "draw"
+    return _state(s.tables, s.players, phase, hands, s.pools, pile, s.centre, s.played, s.round, s.deal)
+
+
+def _take(s: State, action: Take) -> State:
+    return _capture(s, s.hands, s.pools, s.played, ((action.player, action.card),))
+
+
+def _draw_first(s: State, action: DrawFirst) -> State:
+    player, r = action.player, s.round
+    return _state(s.tables, s.players, "centre", s.hands, s.pools, s.pile, s.centre, s.played,
+                  _round(r.number, player, "draw", play_order(s, player), (), None, r.discard, r.log, None), s.deal)
+
+
+_TRANSITIONS = {Show: _show, Play: _play, Register: _register, Take: _take, DrawFirst: _draw_first}
 
 
 def _taken(state: State, card: str) -> bytes:
@@ -701,28 +806,31 @@ def _from_pool(state: State, player: int, card: str) -> tuple[tuple[frozenset[st
     return tuple(hands), tuple(pools)
 
 
-def _capture(state: State, r: Round, pick: tuple[tuple[int, str], ...] = ()) -> State:
-    """Run the capture as far as the picks allow; finish the round when it is complete."""
-    chosen = r.chosen + pick
-    res = resolve(state.tables.rank, state.players, state.centre, state.played, [c for _, c in pick], r.work)
+def _capture(s: State, hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...],
+             played: tuple[tuple[int, str], ...], pick: tuple[tuple[int, str], ...] = ()) -> State:
+    """Run the capture of `played` as far as the picks allow; finish the round when it is complete.
+    `hands` and `pools` are the state's once the round's last card is played."""
+    r = s.round
+    res = resolve(s.tables.rank, s.players, s.centre, played, [c for _, c in pick], r.work)
     if res.tie is not None:
-        return _evolve(state, phase="pick",
-                       round=Round(r.number, r.first, r.reason, r.order, chosen, res, r.discard, r.log, r.last))
-    n = state.players
-    hands = tuple([h | g if g else h for h, g in zip(state.hands, res.gains)])
-    pools = state.pools + res.pools
-    skipped = () if len(r.order) == n else tuple([p for p in clockwise(n, r.first) if p not in r.order])
-    record = RoundLog(state.deal.number, r.number, r.first, r.reason, r.order, skipped, state.centre,
-                      state.played, res.steps, res.last_taker, res.centre)
+        return _state(s.tables, s.players, "pick", hands, pools, s.pile, s.centre, played,
+                      _round(r.number, r.first, r.reason, r.order, r.chosen + pick, res, r.discard, r.log, r.last),
+                      s.deal)
+    n = s.players
+    hands = tuple([h | g if g else h for h, g in zip(hands, res.gains)])
+    pools = pools + res.pools
+    skipped = () if len(r.order) == n else tuple([p for p in _CLOCKWISE[n][r.first] if p not in r.order])
+    record = RoundLog(s.deal.number, r.number, r.first, r.reason, r.order, skipped, s.centre, played, res.steps,
+                      res.last_taker, res.centre)
     discard = r.discard.union(res.centre)
     log = r.log + (record,)
     if r.number < ROUNDS[n]:
         first = res.last_taker
-        order = _order(hands, pools, first)
-        return _evolve(state, phase="centre", hands=hands, pools=pools, centre=(), played=(),
-                       round=Round(r.number + 1, first, "last_taker", order, (), None, discard, log, record))
-    return _end_deal(_evolve(state, hands=hands, pools=pools, centre=(), played=(),
-                             round=Round(r.number, r.first, r.reason, (), (), None, discard, log, record)))
+        return _state(s.tables, n, "centre", hands, pools, s.pile, (), (),
+                      _round(r.number + 1, first, "last_taker", _order(hands, pools, first), (), None, discard, log,
+                             record), s.deal)
+    return _end_deal(_state(s.tables, n, s.phase, hands, pools, s.pile, (), (),
+                            _round(r.number, r.first, r.reason, (), (), None, discard, log, record), s.deal))
 
 
 def _end_deal(state: State) -> State:
