@@ -124,7 +124,7 @@ def test_demo_journal_in_the_new_frames_folder_as_the_readme_shows(tmp_path, cap
     assert (out / "game.sqlite").exists()
 
 
-ENGINE_KEYS = {"actions_per_s": int, "games_per_s": float, "actions_per_game": float,
+ENGINE_KEYS = {"actions_per_s": int, "actions_per_wall_s": int, "games_per_s": float, "actions_per_game": float,
                "replay_ms_median": float, "replay_ms_max": float}
 PIPELINE_KEYS = {"game": str, "games_per_s": float, "light_changes": int, "read_to_light_us_p50": float,
                  "read_to_light_us_p99": float, "read_to_light_us_max": float}
