@@ -247,3 +247,16 @@ def test_four_kept_cards_and_the_longest_formula_fit(screens, out, drawing, lang
         assert all(pygame.Rect(0, 0, 1280, 720).contains(rect) for _, rect in parts), page
         assert not overlaps(parts), (page, overlaps(parts))
         pygame.image.save(screens[lang].render(view, page), out / f"bonus-{players}p-{lang}-{page}.png")
+
+
+@pytest.mark.parametrize("joined, note", [([1, 2, 3], True), ([1, 2, 3, 4], False)])
+def test_the_lobby_says_when_an_option_does_not_apply_to_this_many_players(screens, monkeypatch, joined, note):
+    """Kitty's partners play only at 4 or 6: with 3 seats joined the menu says so beside the value."""
+    shown = []
+    render = draw.render
+    monkeypatch.setattr(draw, "render", lambda s, *a, **k: shown.append(s) or render(s, *a, **k))
+    view = table(None, 3)
+    view.update(game="kitty", joined=joined, options={"soft": False, "partners": True, "stakes": 0, "long": False},
+                menu={"lines": ["game", "soft", "partners", "stakes", "long", "start"], "cursor": 2})
+    screens["fr"].render(view, "lobby")
+    assert ("Oui (en face) · seulement à 4 / 6 joueurs" in shown) is note

@@ -142,6 +142,8 @@ class Prompt:
 @dataclass(frozen=True, slots=True)
 class Option:
     """A game option (RULINGS: a named option with a default); the lobby cycles through `choices`.
+    `players`: the player counts it applies to (empty: every count); at other counts the game plays
+    without it and the lobby says so.
 
     Texts: `option_NAME` names it, `option_NAME_VALUE` names a value (in the game's text namespace).
     """
@@ -149,6 +151,7 @@ class Option:
     name: str
     default: Any
     choices: tuple[Any, ...]
+    players: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,9 +139,12 @@ class Screen:
             elif line == "start":
                 label, value = t("menu_start"), ""
             else:
+                option = next(o for o in GAMES[table["game"]].info.options if o.name == line)
                 value = table["options"].get(line)
                 label = t(f"option_{line}")
                 value = t(f"option_{line}_{_key(value)}") if t.has(f"option_{line}_{_key(value)}") else str(value)
+                if option.players and len(table["joined"]) not in option.players:
+                    value = t("option_only_with", value=value, players=" / ".join(map(str, option.players)))
             draw.text(surf, label, 34, GOLD if chosen else TEXT, "midleft", (row.x + 20, row.centery),
                       width=row.w // 2 - 30)
             draw.text(surf, value, 34, TEXT, "midright", (row.right - 20, row.centery), width=row.w // 2 - 10)

@@ -38,7 +38,7 @@ ONE = 1                                     # the rank that always wins and must
 
 INFO = GameInfo(NAME, deck="pairs", players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
                 options=(Option("soft", False, (False, True)),
-                         Option("partners", False, (False, True)),
+                         Option("partners", False, (False, True), players=(4, 6)),
                          Option("stakes", 0, (0, 1, 2, 5, 10)),
                          Option("long", False, (False, True))),
                 pads=PadNeeds(seat_pads=None, centre_pads=None, buttons=("ok",)))
