@@ -50,7 +50,7 @@ from typing import Any, Protocol
 class Need:
     """What the game waits for next.
 
-    - turn: `players` must each act, in public (usually one seat);
+    - turn: `players` must each act, in public (usually one seat; several: all of them, in any order);
     - sealed: `simultaneous` is true; every listed player commits in secret and the
       result does not depend on the order the commits arrive in (bids, registration);
     - any of: `any_of` is true; any one of `players` may act, the first valid act is taken;
