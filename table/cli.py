@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "run":
-        from table.live import run
+        from table.run import run
         return run(args)
     if args.command == "demo":
         from table.sim.demo import run_demo
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("enrol needs --deck DECK (and/or --staff N), --export CSV or --import CSV")
         from table.hardware.build import choose
         from table.layout import load_layout
-        from table.live import say_missing
+        from table.run import say_missing
         layout = load_layout(args.layout)
         hardware, missing = choose(layout, args.hardware)
         if not (args.export or args.import_):
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "layout":
         return layout_command(args.action, args.file)
     if args.command == "doctor":
-        from table.doctor import run_doctor
+        from table.hardware.doctor import run_doctor
         return run_doctor(args)
     from table.bench import run_bench
     figures = run_bench(args.what, args.seconds)
@@ -127,8 +127,8 @@ def main(argv: list[str] | None = None) -> int:
 def layout_command(action: str, file: str) -> int:
     """`cardtable layout check|wiring FILE`: one line per problem, then the summary or the wiring tables."""
     from table.layout import LayoutError, read_layout
-    from table.layout_check import check_layout, summary
-    from table.layout_wiring import wiring_markdown
+    from table.layout.check import check_layout, summary
+    from table.layout.wiring import wiring_markdown
     try:
         layout = read_layout(file)
     except LayoutError as error:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from table.cli import main
-from table.doctor import Doctor, HandMaker, report
+from table.hardware.doctor import Doctor, HandMaker, report
 from table.events import EventBus
 from table.hardware.lights import build_lights_and_buttons, press
 from table.hardware.pins import simulated_factories

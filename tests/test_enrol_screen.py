@@ -16,7 +16,7 @@ from table.enrol.window import EnrolWindow
 from table.games.feira_torio.faces import Faces
 from table.hardware.simulated import VirtualReader
 from table.screen.draw import GREEN, PANEL, RED, SIZE
-from table.screen.enrol import RESULT, EnrolScreen
+from table.enrol.screen import RESULT, EnrolScreen
 from table.screen.i18n import LANGS
 from table.storage.registry import Tag, TagRegistry, deck_cards
 

@@ -5,8 +5,8 @@ import pytest
 
 from table.cli import main
 from table.layout import LAYOUTS, PICO_MICROPYTHON_USB, LayoutError, load_layout, read_layout
-from table.layout_check import check_layout, pi_spi_config, summary
-from table.layout_wiring import wiring_markdown
+from table.layout.check import check_layout, pi_spi_config, summary
+from table.layout.wiring import wiring_markdown
 
 PI_TABLE = """\
 name = "two seats on the Pi"

@@ -8,7 +8,7 @@ import pytest
 
 from table.hardware.boards import PI_HEADER, PI_SPI, PICO_HEADER, pico_pwm, pico_spi
 from table.layout import LAYOUTS, load_layout
-from table.layout_wiring import wiring_markdown
+from table.layout.wiring import wiring_markdown
 
 HARDWARE = LAYOUTS.parent
 DOCS = sorted(HARDWARE.glob("wiring-*.md"))

@@ -15,7 +15,7 @@ from table.enrol.station import BlankTags, Station
 from table.events import CardRemoved
 from table.screen import draw
 from table.screen.draw import BG, GOLD, MUTED, PANEL, SIZE, TEXT
-from table.screen.enrol import EnrolScreen
+from table.enrol.screen import EnrolScreen
 
 STRIP = 110     # height of the simulated reader's strip under the screen
 

@@ -17,7 +17,7 @@ from gpiozero.pins import Factory as PinFactory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from table.layout import PI, Layout
-from table.layout_check import pi_spi_config
+from table.layout.check import pi_spi_config
 
 # Labels of the GPIO controller behind the 40-pin header: Pi 5 (RP1), Pi 4, Pi 3 and older.
 HEADER_GPIO_LABELS = ("pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835")

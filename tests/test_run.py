@@ -13,7 +13,7 @@ from table.assets import deck_data
 from table.cli import main
 from table.hardware import build
 from table.layout import layout_path, load_layout
-from table.live import run_live
+from table.run import run_live
 from table.storage.journal import Journal
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
 

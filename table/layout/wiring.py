@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from table.hardware.boards import PI_SPI, Board
 from table.layout import Layout, Seat, Wiring
-from table.layout_check import board_for, pi_spi_config
+from table.layout.check import board_for, pi_spi_config
 
 
 def wiring_markdown(layout: Layout) -> str:

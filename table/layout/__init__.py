@@ -10,7 +10,7 @@ Pico's GP numbers), or on a simulated table any name (one mock board each).
 On a real table each pad names the reader under it in `[pads.NAME]`: its
 board, and on the Pi its SPI bus and chip-enable line (`ce`) or a GPIO chip
 select (`cs`); on a hub a chip select pin (`cs`). `load_layout` reads a file
-and refuses it with every problem `table.layout_check` finds.
+and refuses it with every problem `table.layout.check` finds.
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from table.layout_check import check_layout
+from table.layout.check import check_layout
 
-LAYOUTS = Path(__file__).resolve().parent.parent / "hardware" / "layouts"
+LAYOUTS = Path(__file__).resolve().parents[2] / "hardware" / "layouts"
 
 PI = "pi"
 BACKENDS = ("simulated", "pi", "hubs")
