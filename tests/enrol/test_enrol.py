@@ -12,7 +12,7 @@ from table.enrol import BlankTags, Enrolment, Station
 from table.events import CardPlaced, CardRemoved
 from table.hardware.simulated import Noise, VirtualReader
 from table.storage.registry import Tag, TagRegistry, staff_tag
-from test_registry import CARDS, DECK, card, uid
+from storage.test_registry import CARDS, DECK, card, uid
 
 
 def rows(path) -> tuple[list, list]:

@@ -21,7 +21,7 @@ from hub_fakes.machine import Board
 from table.hardware.hub import protocol
 from table.hardware.hub.host import HubWiring, stop_firmware
 
-DRIVER = Path(__file__).resolve().parents[1] / "table" / "hardware" / "rfid" / "mfrc522.py"
+DRIVER = Path(__file__).resolve().parents[3] / "table" / "hardware" / "rfid" / "mfrc522.py"
 WIRING = HubWiring(pads=(("seat1", 17),), buttons=((1, "next", 2),), lights=((1, (6, 7, 8)),))
 
 
