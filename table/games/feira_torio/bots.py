@@ -10,12 +10,11 @@ public view says they now hold.
 """
 from __future__ import annotations
 
-import random
 from typing import Callable
 
 from table.games.feira_torio.rules import INFO, LOTS, observe, resolution_order, unseen
 from table.sim import world
-from table.sim.simulated_table import SimulatedTable
+from table.sim.bots import Bots
 from table.sim.world import CannotDo
 
 class World(world.World):
@@ -111,20 +110,11 @@ class World(world.World):
         self.pile = pool
 
 
-class Players:
-    """Seeded random players sitting at `seats` of a simulated table; they act through its `world`."""
+class Players(Bots):
+    """Seeded random players sitting at `seats` of a simulated table; they act through its `world`, a phase at a
+    time (every lot, the First Bid, every missing bid)."""
 
-    def __init__(self, sim: SimulatedTable, seats: list[int], rng: random.Random) -> None:
-        self.sim = sim
-        self.seats = sorted(seats)
-        self.rng = rng
-        self.world = World(sim, rng)
-
-    def join_and_start(self) -> None:
-        """Every seat taps a card on its pad to join; the first seat presses OK and deals first."""
-        for seat in self.seats:
-            self.world.join(seat)
-        self.world.press(self.seats[0], "ok")
+    World = World
 
     def play(self, after_round: Callable[[dict], None] = lambda view: None) -> dict:
         """Play until the game is over; `after_round` sees the table view after each reveal and pick-up."""
