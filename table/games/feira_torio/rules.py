@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from itertools import compress, product, repeat
-from operator import contains, itemgetter
+from operator import attrgetter, contains, itemgetter
 from typing import Any, Callable, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, PadNeeds, Refusal
@@ -165,8 +165,9 @@ class HandScore:
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    """The whole game as the table knows it. Never shown as is: see `observe`."""
+class Standing:
+    """What changes at most once a round (at the reveal): kept apart from `State` so that an action copies only
+    the few fields it may change."""
 
     deck: Deck
     players: int
@@ -174,68 +175,77 @@ class State:
     first_bid: int
     hand: int = 1
     round: int = 1
+    hands: tuple[frozenset[str] | None, ...] = ()  # None: not known (round 1)
+    discard: frozenset[str] = frozenset()
+    totals: tuple[int, ...] = ()
+    scores: tuple[HandScore, ...] = ()          # the last finished hand's scores
+    history: tuple[tuple[int, ...], ...] = ()   # every finished hand's scores
+    winners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole game as the table knows it: the `standing`, and what the actions of a round change. Never shown
+    as is: see `observe`. The standing's fields read as the state's own (`state.hands`, `state.round`...)."""
+
+    standing: Standing
     phase: str = "lots"                         # lots, first, bidding, over
     lots: tuple[str | None, ...] = (None,) * LOTS
     pointer: int = 0                            # where the First Bid card points (phase first)
     first: int | None = None                    # the lot that resolves first (bidding)
     bids: tuple[tuple[str | None, ...], ...] = ()
-    hands: tuple[frozenset[str] | None, ...] = ()  # None: not known (round 1)
-    discard: frozenset[str] = frozenset()
-    totals: tuple[int, ...] = ()
-    reveal: tuple[LotResult, ...] = ()          # the last round's reveal
-    scores: tuple[HandScore, ...] = ()          # the last finished hand's scores
-    history: tuple[tuple[int, ...], ...] = ()   # every finished hand's scores
-    winners: tuple[int, ...] = ()
+    reveal: tuple[LotResult, ...] = ()          # the last round's reveal, until the next round's lots are out
     # Derived from the fields above, so that `need` and `legal_actions` do not work them out on every call:
-    # `__post_init__` works them out (`_pool`, `_offers`), `apply` updates them by slicing.
-    # - pool (phase lots, else ()): the cards the dealer may turn up (`unseen`), sorted;
+    # `__post_init__` works them out (`_needed`, `_offers`), `apply` updates them (by slicing).
+    # - needed: what `need` answers; in phase lots its outcomes are the cards the dealer may turn up (`unseen`),
+    #   sorted;
     # - offers (phase bidding, else ()): per player, the cards it may bid (sorted) and its legal bids (for each
     #   open slot in order, a Bid per card), or None when its hand is unknown (round 1: then `cards` is one
     #   tuple shared by all such players, and `legal_actions` picks their bids from the deck's tables).
-    pool: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    needed: Need = field(init=False, repr=False, compare=False)
     offers: tuple[tuple[tuple[str, ...], tuple[Bid, ...] | None], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "pool", _pool(self) if self.phase == "lots" else ())
+        object.__setattr__(self, "needed", _needed(self))
         object.__setattr__(self, "offers", _offers(self) if self.phase == "bidding" else ())
 
+    # The standing's fields, read through the state (the bots, the screen and the tests read `state.hands`...):
+    deck = property(attrgetter("standing.deck"))
+    players = property(attrgetter("standing.players"))
+    dealer = property(attrgetter("standing.dealer"))
+    first_bid = property(attrgetter("standing.first_bid"))
+    hand = property(attrgetter("standing.hand"))
+    round = property(attrgetter("standing.round"))
+    hands = property(attrgetter("standing.hands"))
+    discard = property(attrgetter("standing.discard"))
+    totals = property(attrgetter("standing.totals"))
+    scores = property(attrgetter("standing.scores"))
+    history = property(attrgetter("standing.history"))
+    winners = property(attrgetter("standing.winners"))
 
-_FIELDS = ("deck", "players", "dealer", "first_bid", "hand", "round", "phase", "lots", "pointer", "first",
-           "bids", "hands", "discard", "totals", "reveal", "scores", "history", "winners", "pool", "offers")
-assert _FIELDS == tuple(f.name for f in fields(State)), "_evolve must copy every field of State"
-_SETTERS = {name: getattr(State, name).__set__ for name in _FIELDS}
-(_set_deck, _set_players, _set_dealer, _set_first_bid, _set_hand, _set_round, _set_phase, _set_lots, _set_pointer,
- _set_first, _set_bids, _set_hands, _set_discard, _set_totals, _set_reveal, _set_scores, _set_history,
- _set_winners, _set_pool, _set_offers) = _SETTERS.values()
+
+assert ("standing", "phase", "lots", "pointer", "first", "bids", "reveal", "needed", "offers") == tuple(
+    f.name for f in fields(State)), "_make must set every field of State"
+_set_standing, _set_phase, _set_lots, _set_pointer, _set_first, _set_bids, _set_reveal, _set_needed, _set_offers = (
+    getattr(State, f.name).__set__ for f in fields(State))
 _new = object.__new__
 
 
-def _evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace` for a State, at a fraction of its cost: it runs on every action (every field copied,
-    written out, the fastest way, then the few changed ones set; `_FIELDS` is checked against State at import)."""
+def _make(standing: Standing, phase: str, lots: tuple[str | None, ...], pointer: int, first: int | None,
+          bids: tuple[tuple[str | None, ...], ...], reveal: tuple[LotResult, ...], needed: Need,
+          offers: tuple) -> State:
+    """A State from all its fields, derived ones included, at a fraction of `State(...)`'s cost (which works the
+    derived ones out): it runs on every action (the fields are checked against State at import)."""
     new = _new(State)
-    _set_deck(new, state.deck)
-    _set_players(new, state.players)
-    _set_dealer(new, state.dealer)
-    _set_first_bid(new, state.first_bid)
-    _set_hand(new, state.hand)
-    _set_round(new, state.round)
-    _set_phase(new, state.phase)
-    _set_lots(new, state.lots)
-    _set_pointer(new, state.pointer)
-    _set_first(new, state.first)
-    _set_bids(new, state.bids)
-    _set_hands(new, state.hands)
-    _set_discard(new, state.discard)
-    _set_totals(new, state.totals)
-    _set_reveal(new, state.reveal)
-    _set_scores(new, state.scores)
-    _set_history(new, state.history)
-    _set_winners(new, state.winners)
-    _set_pool(new, state.pool)
-    _set_offers(new, state.offers)
-    for name, value in changes.items():
-        _SETTERS[name](new, value)
+    _set_standing(new, standing)
+    _set_phase(new, phase)
+    _set_lots(new, lots)
+    _set_pointer(new, pointer)
+    _set_first(new, first)
+    _set_bids(new, bids)
+    _set_reveal(new, reveal)
+    _set_needed(new, needed)
+    _set_offers(new, offers)
     return new
 
 
@@ -251,10 +261,8 @@ def new_game(deck: Deck, players: int, first: int = 0, options: Mapping[str, Any
     in_play = deck.for_players(players)
     if len(in_play) != 16 + 4 * players:
         raise ValueError(f"the deck has {len(in_play)} cards for {players} players, needs {16 + 4 * players}")
-    return State(
-        deck=deck, players=players, dealer=dealer, first_bid=dealer,
-        bids=((None,) * LOTS,) * players, hands=(None,) * players, totals=(0,) * players,
-    )
+    return State(Standing(deck, players, dealer, dealer, hands=(None,) * players, totals=(0,) * players),
+                 bids=((None,) * LOTS,) * players)
 
 
 def replay(deck: Deck, players: int, dealer: int, actions: Iterable[Action]) -> State:
@@ -272,7 +280,10 @@ def replay(deck: Deck, players: int, dealer: int, actions: Iterable[Action]) -> 
 
 def resolution_order(first: int) -> tuple[int, ...]:
     """Lot positions in the order they resolve: from the First Bid lot, clockwise."""
-    return tuple((first + i) % LOTS for i in range(LOTS))
+    return _ORDERS[first]
+
+
+_ORDERS = tuple(tuple((first + i) % LOTS for i in range(LOTS)) for first in range(LOTS))   # made once, by first
 
 
 def _on_table(state: State) -> set[str]:
@@ -289,9 +300,25 @@ def unseen(state: State) -> frozenset[str]:
         state.lots, *state.bids, state.discard, *filter(None, state.hands))
 
 
-def _pool(state: State) -> tuple[str, ...]:
-    """`State.pool` worked out from the table: the unseen cards, sorted."""
-    return _sorted(state.deck, unseen(state))
+def _needed(state: State) -> Need:
+    """`State.needed` worked out from the table."""
+    if state.phase == "lots":
+        return _chance(state.standing.dealer, _sorted(state.deck, unseen(state)))
+    if state.phase == "first":
+        return _FIRST_NEEDS[state.standing.first_bid]
+    if state.phase == "bidding":
+        return _sealed(state.bids)
+    return _DONE
+
+
+def _chance(dealer: int, pool: tuple[str, ...]) -> Need:
+    """The dealer turns up a lot, one of the `pool`."""
+    return Need(chance=True, outcomes=pool, by=dealer)
+
+
+def _sealed(bids: tuple[tuple[str | None, ...], ...]) -> Need:
+    """The sealed bids of every player with an open slot."""
+    return _BIDDING_NEEDS[tuple(map(contains, bids, repeat(None)))]   # `None in row`, row by row
 
 
 def _sorted(deck: Deck, cards: frozenset[str]) -> tuple[str, ...]:
@@ -300,13 +327,8 @@ def _sorted(deck: Deck, cards: frozenset[str]) -> tuple[str, ...]:
 
 
 def need(state: State) -> Need:
-    if state.phase == "lots":
-        return Need(chance=True, outcomes=state.pool, by=state.dealer)
-    if state.phase == "first":
-        return _FIRST_NEEDS[state.first_bid]
-    if state.phase == "bidding":
-        return _BIDDING_NEEDS[tuple(map(contains, state.bids, repeat(None)))]   # `None in row`, row by row
-    return _DONE
+    """What the game waits for now (worked out with the state: `State.needed`)."""
+    return state.needed
 
 
 def check(state: State, action: Action) -> Refusal | None:
@@ -360,11 +382,11 @@ def _card_refusal(state: State, card: str) -> Refusal | None:
 
 def legal_actions(state: State) -> list[Action]:
     """Every legal action now, for every player who must act (or every chance outcome)."""
-    deck = state.deck
+    deck = state.standing.deck
     if state.phase == "lots":
-        return list(map(deck.lot_actions[state.lots.index(None)].__getitem__, state.pool))
+        return list(map(deck.lot_actions[state.lots.index(None)].__getitem__, state.needed.outcomes))
     if state.phase == "first":
-        marks, points = _FIRST_ACTIONS[state.first_bid]
+        marks, points = _FIRST_ACTIONS[state.standing.first_bid]
         return [*marks, *(a for a in points if a.position != state.pointer)]
     if state.phase == "bidding":
         actions = []
@@ -464,59 +486,70 @@ def apply(state: State, action: Action) -> State:
             row = state.bids[player]
             row = row[:position] + (card,) + row[position + 1:]
             bids = state.bids[:player] + (row,) + state.bids[player + 1:]
-            if not (None in row or any(None in r for r in bids)):
-                return _end_round(state, bids)
+            needed = state.needed
+            if None not in row:         # the bidder's last slot: it is no longer waited for
+                needed = _sealed(bids)
+                if not needed.players:
+                    return _end_round(state, bids)
             if state.phase != "bidding" or state.bids[player][position] is not None:   # not legal: from scratch
                 return replace(state, bids=bids)
-            return _evolve(state, bids=bids, offers=_strike(state, player, position, card))
+            return _make(state.standing, "bidding", state.lots, state.pointer, state.first, bids, state.reveal,
+                         needed, _strike(state, player, position, card))
         case PlaceLot():
             position, card = action.position, action.card
             lots = state.lots[:position] + (card,) + state.lots[position + 1:]
             if None not in lots:
-                return _evolve(state, lots=lots, phase="first", pointer=0, reveal=(), pool=())
+                return _make(state.standing, "first", lots, 0, state.first, state.bids, (),
+                             _FIRST_NEEDS[state.standing.first_bid], state.offers)
             if state.phase != "lots" or state.lots[position] is not None:   # not legal: from scratch
                 return replace(state, lots=lots)
-            pool = state.pool
+            pool = state.needed.outcomes
             if card in pool:
                 at = pool.index(card)
                 pool = pool[:at] + pool[at + 1:]
-            return _evolve(state, lots=lots, pool=pool)
-        case PointFirst(_, position):
-            return _evolve(state, pointer=position)
-        case MarkFirst(_, position):
-            return _evolve(state, first=position, pointer=position, phase="bidding", offers=_offers(state))
+            return _make(state.standing, "lots", lots, state.pointer, state.first, state.bids, state.reveal,
+                         _chance(state.standing.dealer, pool), state.offers)
+        case PointFirst():
+            return _make(state.standing, state.phase, state.lots, action.position, state.first, state.bids,
+                         state.reveal, state.needed, state.offers)
+        case MarkFirst():
+            position = action.position
+            return _make(state.standing, "bidding", state.lots, position, position, state.bids, state.reveal,
+                         _sealed(state.bids), _offers(state))
     raise TypeError(f"not a Feira Torio action: {action!r}")
 
 
 def resolve(players: int, lots: tuple[str, ...], bids: tuple[tuple[str, ...], ...], first: int,
             fingers: Mapping[str, int]) -> tuple[LotResult, ...]:
     """The reveal, lot by lot (RULINGS F6, F7): highest unique bid wins; the winner withdraws."""
-    order = resolution_order(first)
+    order = _ORDERS[first]
     active = list(range(players))
     results = []
     for step, position in enumerate(order):
-        in_play = tuple([(p, bids[p][position]) for p in active])
-        shown = [fingers[card] for _, card in in_play]
+        cards = [bids[p][position] for p in active]
+        shown = list(map(fingers.__getitem__, cards))
         tied = [shown.count(v) > 1 for v in shown]
         unique = [v for v, t in zip(shown, tied) if not t]
-        winner = in_play[shown.index(max(unique))][0] if unique else None
-        cancelled = tuple([p for (p, _), t in zip(in_play, tied) if t])
+        winner = active[shown.index(max(unique))] if unique else None
+        cancelled = tuple(compress(active, tied))
+        in_play = tuple(zip(active, cards))
         withdrawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
         if winner is not None and not (players == 3 and step == 0):
             active.remove(winner)
-            later = order[step + 1:]
-            if later:
-                withdrawn = ((winner, tuple(bids[winner][q] for q in later)),)
+            if step < LOTS - 1:
+                withdrawn = ((winner, tuple([bids[winner][q] for q in order[step + 1:]])),)
         results.append(LotResult(position, lots[position], in_play, cancelled, winner, withdrawn))
     return tuple(results)
 
 
 def _end_round(state: State, bids: tuple[tuple[str, ...], ...]) -> State:
     """The reveal once every slot holds a bid (`bids`), then the next round or the hand's score."""
-    reveal = resolve(state.players, state.lots, bids, state.first, state.deck.fingers)
+    standing = state.standing
+    players = standing.players
+    reveal = resolve(players, state.lots, bids, state.first, standing.deck.fingers)
     hands = [set(row) for row in bids]
-    discard = set(state.discard)
-    won = [0] * state.players
+    discard = set(standing.discard)
+    won = [0] * players
     last_winner = None
     for result in reveal:
         if result.winner is None:
@@ -528,9 +561,9 @@ def _end_round(state: State, bids: tuple[tuple[str, ...], ...]) -> State:
         discard.add(bid)
         won[result.winner] += 1
         last_winner = result.winner
-    winless = [p for p in range(state.players) if not won[p]]
+    winless = [p for p in range(players) if not won[p]]
     if len(winless) > 1:
-        clockwise = [(state.dealer + i) % state.players for i in range(1, state.players + 1)]
+        clockwise = [(standing.dealer + i) % players for i in range(1, players + 1)]
         first_bid = next(p for p in clockwise if p in winless)
     elif winless:
         first_bid = winless[0]
@@ -538,13 +571,13 @@ def _end_round(state: State, bids: tuple[tuple[str, ...], ...]) -> State:
         first_bid = last_winner
     hands = tuple(map(frozenset, hands))
     discard = frozenset(discard)
-    changes = dict(reveal=reveal, hands=hands, discard=discard, lots=(None,) * LOTS,
-                   bids=((None,) * LOTS,) * state.players, first=None, first_bid=first_bid, phase="lots", offers=())
-    if state.round >= ROUNDS:
-        return _end_hand(_evolve(state, **changes))
+    if standing.round >= ROUNDS:
+        return _end_hand(replace(standing, first_bid=first_bid, hands=hands, discard=discard), state.pointer, reveal)
     # The next round's lots: every card in play not held or discarded (`unseen`, with nothing on the table).
-    pool = _sorted(state.deck, state.deck.in_play[state.players].difference(discard, *hands))
-    return _evolve(state, round=state.round + 1, pool=pool, **changes)
+    pool = _sorted(standing.deck, standing.deck.in_play[players].difference(discard, *hands))
+    standing = replace(standing, round=standing.round + 1, first_bid=first_bid, hands=hands, discard=discard)
+    return _make(standing, "lots", (None,) * LOTS, state.pointer, None, ((None,) * LOTS,) * players, reveal,
+                 _chance(standing.dealer, pool), ())
 
 
 def score(deck: Deck, player: int, cards: Iterable[str]) -> HandScore:
@@ -562,20 +595,24 @@ def score(deck: Deck, player: int, cards: Iterable[str]) -> HandScore:
     return HandScore(player, tuple(c.id for c in kept), tuple(c.stars for c in kept), bonus, product + bonus)
 
 
-def _end_hand(state: State) -> State:
-    scores = tuple(score(state.deck, p, state.hands[p]) for p in range(state.players))
-    totals = tuple(t + s.score for t, s in zip(state.totals, scores))
-    history = state.history + (tuple(s.score for s in scores),)
+def _end_hand(standing: Standing, pointer: int, reveal: tuple[LotResult, ...]) -> State:
+    """The state after the last round's `reveal` (`standing`: after it): the hand's scores, then the next hand or
+    the end."""
+    deck, players = standing.deck, standing.players
+    scores = tuple(score(deck, p, standing.hands[p]) for p in range(players))
+    totals = tuple(t + s.score for t, s in zip(standing.totals, scores))
+    history = standing.history + (tuple(s.score for s in scores),)
+    no_lots, no_bids = (None,) * LOTS, ((None,) * LOTS,) * players
     if max(totals) > TARGET:
         top = max(totals)
-        return _evolve(state, scores=scores, totals=totals, history=history, phase="over",
-                       winners=tuple(p for p, t in enumerate(totals) if t == top))
-    dealer = (state.dealer + 1) % state.players
-    return _evolve(
-        state, scores=scores, totals=totals, history=history, hand=state.hand + 1, round=1,
-        dealer=dealer, first_bid=dealer, hands=(None,) * state.players, discard=frozenset(),
-        pool=_sorted(state.deck, state.deck.in_play[state.players]),   # a new deal: every card unseen
-    )
+        standing = replace(standing, scores=scores, totals=totals, history=history,
+                           winners=tuple(p for p, t in enumerate(totals) if t == top))
+        return _make(standing, "over", no_lots, pointer, None, no_bids, reveal, _DONE, ())
+    dealer = (standing.dealer + 1) % players
+    standing = replace(standing, scores=scores, totals=totals, history=history, hand=standing.hand + 1, round=1,
+                       dealer=dealer, first_bid=dealer, hands=(None,) * players, discard=frozenset())
+    pool = _sorted(deck, deck.in_play[players])   # a new deal: every card unseen
+    return _make(standing, "lots", no_lots, pointer, None, no_bids, reveal, _chance(dealer, pool), ())
 
 
 # ---------------------------------------------------------------- views

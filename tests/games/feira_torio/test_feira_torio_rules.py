@@ -56,9 +56,14 @@ def views(state):
     return [observe(state, p) for p in (None, *range(state.players))]
 
 
+def settled(state, **changes):
+    """`state` with these fields of its standing (what changes once a round) changed."""
+    return replace(state, standing=replace(state.standing, **changes))
+
+
 def at_round(players, round, hands, dealer=0, **changes):
-    """A hand in progress: round `round` about to start, these known hands."""
-    return replace(new_game(DECK, players, dealer), round=round, hands=tuple(frozenset(h) for h in hands), **changes)
+    """A hand in progress: round `round` about to start, these known hands (`changes`: more of the standing)."""
+    return settled(new_game(DECK, players, dealer), round=round, hands=tuple(frozenset(h) for h in hands), **changes)
 
 
 # ---------------------------------------------------------------- setup (F1)
@@ -328,7 +333,7 @@ def _refusals():
         "not for 3 players": (_bidding(3)[0], Bid(1, 0, Cards(6).take(players=6)), "card_not_for_players"),
         "another player's hand": (round_two, Bid(0, 0, hands[1][0]), "card_not_held"),
         "unseen card in round 2": (round_two, Bid(0, 0, unused.free[0]), "card_not_held"),
-        "discarded card": (replace(round_two, discard=frozenset({gone})), Bid(0, 0, gone), "card_not_held"),
+        "discarded card": (settled(round_two, discard=frozenset({gone})), Bid(0, 0, gone), "card_not_held"),
         "no such seat": (bidding, Bid(4, 0, spare), "no_such_slot"),
         "no such lot": (bidding, Bid(1, 4, spare), "no_such_slot"),
         "bid before the lots": (lots_phase, Bid(0, 0, spare), "not_now_bid"),
