@@ -26,7 +26,8 @@ def public_state(session: TableSession) -> dict:
 
     Keys: game, phase, seats (player index -> seat number), and then everything
     the game's public view holds (players stay engine indices there, as on screen:
-    `seats[p]` is player p's seat); `totals` and `winners` also by seat.
+    `seats[p]` is player p's seat); `totals` and `winners` also by seat; `to_act`
+    (who must act and how) and `prompt` (a seat's open button choice and its cursor).
     """
     view = session.public()
     if view is None:
@@ -40,4 +41,18 @@ def public_state(session: TableSession) -> dict:
         "seats": seats,
         "totals": {str(seat): total for seat, total in zip(seats, view["totals"])},
         "winners": [seats[p] for p in view["winners"]],
+        "to_act": to_act(session),
+        "prompt": session.table_view()["prompt"],
     }
+
+
+def to_act(session: TableSession) -> dict:
+    """Who must act now, by seat, and how: "turn" (each listed seat, in public), "sealed" (each commits in
+    secret), "any_of" (one of them; `by` decides), "chance" (a card shown; `by` shows it, None: anyone),
+    "table_draw" (the table draws it itself) or "done". Never the chance outcomes: they may be secret."""
+    need = session.game.rules.need(session.state)
+    how = ("done" if need.done else "table_draw" if need.table_draw else "chance" if need.chance
+           else "sealed" if need.simultaneous else "any_of" if need.any_of else "turn")
+    seats = session.players
+    return {"how": how, "seats": [seats[p] for p in need.players],
+            "by": None if need.by is None else seats[need.by]}
