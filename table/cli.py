@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
     bench.add_argument("what", choices=("engines", "pipeline", "readers"))
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time spent on each measurement (engines, pipeline)")
+    bench.add_argument("--seconds", type=duration, default=2.0,
+                       help="time spent on each measurement (engines, pipeline; 0: one game)")
 
     doctor = commands.add_parser("doctor", help="check every reader, light, button and pad of the table; "
                                  "exit status 1 when anything fails")
@@ -83,6 +84,18 @@ def main(argv: list[str] | None = None) -> int:
     layout.add_argument("file", help="a layout file, or a name in hardware/layouts")
 
     args = parser.parse_args(argv)
+    try:
+        return _command(parser, args)
+    except KeyboardInterrupt:   # Ctrl-C: a clean stop; every acknowledged input is already in the journal
+        print(f"cardtable {args.command}: stopped", file=sys.stderr)
+        return 130
+    except BrokenPipeError:     # the reader of our output went away (`| head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run the command `args` asks for; its exit status."""
     if args.command == "run":
         from table.run import run
         return run(args)
@@ -152,3 +165,11 @@ def layout_command(action: str, file: str) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def duration(text: str) -> float:
+    """A duration in seconds, 0 or more (argparse turns the ValueError into one line of usage)."""
+    value = float(text)
+    if not value >= 0:
+        raise ValueError(text)
+    return value

@@ -158,3 +158,33 @@ def test_bench_pipeline_plays_more_than_one_game(monkeypatch, capsys):
     monkeypatch.setattr(bench, "perf_counter", lambda: next(clock))
     figures = json.loads(run(capsys, "bench", "pipeline", "--json", "--seconds", "0.2"))
     check_figures(figures, PIPELINE_KEYS)
+
+
+def test_a_reader_that_goes_away_stops_the_output_quietly(tmp_path):
+    """`cardtable replay FILE | head`: the pipe closes early; no traceback, the status of a broken pipe."""
+    import subprocess
+    import sys
+    path = tmp_path / "game.sqlite"
+    assert main(["demo", "--players", "3", "--seed", "2", "--journal", str(path)]) == 0
+    child = subprocess.Popen([sys.executable, "-m", "table", "replay", str(path)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    child.stdout.close()
+    assert child.wait(timeout=60) == 141
+    assert b"Traceback" not in child.stderr.read()
+
+
+def test_ctrl_c_is_a_clean_stop(monkeypatch, capsys):
+    import table.bench
+
+    def interrupted(what, seconds):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(table.bench, "run_bench", interrupted)
+    assert main(["bench", "engines"]) == 130
+    assert capsys.readouterr().err == "cardtable bench: stopped\n"
+
+
+def test_a_negative_duration_is_one_line_of_usage(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["bench", "engines", "--seconds", "-1"])
+    assert stop.value.code == 2
+    assert "invalid duration value: '-1'" in capsys.readouterr().err

@@ -89,6 +89,8 @@ class TableSession:
     # ------------------------------------------------------------ inputs
 
     def on_card(self, event: CardPlaced) -> None:
+        if event.pad not in self.layout.pads:
+            return log.warning("a card on pad %r, which this layout does not have: dropped", event.pad)
         self.occupied[event.pad] = event.uid
         self.unsure.discard(event.pad)
         lying = self.lying.pop(event.pad, None)
@@ -135,6 +137,8 @@ class TableSession:
 
     def on_button(self, event: ButtonDown) -> None:
         seat, button = event.seat, event.button
+        if seat not in {s.number for s in self.layout.seats} or button not in ("next", "ok", "back"):
+            return log.warning("button %r of seat %r, which this layout does not have: dropped", button, seat)
         if self.state is None:
             if seat not in self.joined:
                 return self._refuse(seat, "seat_not_joined") if button == "ok" else None

@@ -1,11 +1,15 @@
-"""The seat gate after a restart: the card a seat acted with last may still lie on its pad and be read again
-as the table comes back; until that pad is seen empty, it is no act (it never takes a new role)."""
+"""Input the session sees but must not act on.
+
+The seat gate after a restart: the card a seat acted with last may still lie on its pad and be read again
+as the table comes back; until that pad is seen empty, it is no act (it never takes a new role). And an
+event from a pad or seat the layout does not have is logged and dropped.
+"""
 from __future__ import annotations
 
 import random
 
 from table.assets import deck_data
-from table.events import Accepted, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused
+from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused
 from table.games import GAMES, deck_for
 from table.games.kit.codec import to_json
 from table.layout import load_layout
@@ -78,3 +82,15 @@ def test_another_card_is_read_as_usual():
     bus.dispatch()
     assert [type(e) for e in heard] == [Accepted]
     assert KITTY.rules.observe(session.state, 0)["my_pass"] == other
+
+
+def test_an_event_from_a_pad_or_seat_the_layout_lacks_is_dropped(caplog):
+    """Logged and dropped: never the end of the event loop, never a change."""
+    journal, state, _ = registered_kitty(6)
+    session, bus, registry, heard = session_on(journal)
+    bus.publish(CardPlaced("seat9-pad", registry.uid_of(Tag("card", "pairs", "5a"))))
+    bus.publish(ButtonDown(12, "ok"))
+    bus.publish(ButtonDown(1, "jump"))
+    bus.dispatch()
+    assert session.state == state and heard == []
+    assert sum("layout does not have" in r.getMessage() for r in caplog.records) == 3
