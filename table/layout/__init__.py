@@ -26,6 +26,7 @@ LAYOUTS = Path(__file__).resolve().parents[2] / "hardware" / "layouts"
 PI = "pi"
 BACKENDS = ("simulated", "pi", "hubs")
 READER_DRIVERS = ("mfrc522", "mfrc522-legacy")
+BUTTONS = ("next", "ok", "back")              # the buttons a seat may have
 PICO_MICROPYTHON_USB = (0x2E8A, 0x0005)
 
 
@@ -246,6 +247,7 @@ class _Table:
     def seat(self, number: int) -> Seat:
         self.only("pads", "board", "light", "buttons")
         buttons = self.table("buttons", required=True)
+        buttons.only(*BUTTONS)
         return Seat(
             number=number,
             pads=tuple(self.names("pads")),

@@ -137,6 +137,8 @@ def test_a_pad_may_have_its_own_reset_pin_and_otherwise_shares_the_pi_one(tmp_pa
     (("ce = 1", 'ce = "one"'), "pads.s2.ce", "expected a whole number"),
     (("light = [22, 23, 24]", "light = [22, 23, true]"), "seats[1].light", "expected pin numbers"),
     (("ce = 1", "chip_enable = 1"), "pads.s2.chip_enable", "unknown key"),
+    (("buttons = { next = 13, ok = 16 }", "buttons = { nxt = 13, ok = 16 }"), "seats[0].buttons.nxt",
+     "unknown key (known here: next, ok, back)"),
     (('backend = "pi"', 'backend = "spi"'), "backend", "'spi' is not one of simulated, pi, hubs"),
     (('backend = "pi"', 'backend = "pi"\nreader = "rc522"'), "reader", "not one of mfrc522, mfrc522-legacy"),
     (('[pads.s1]', '[[hubs]]\nname = "h"\nusb = "pico"\nsck = 2\nmosi = 3\nmiso = 4\n[pads.s1]'),
