@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from table.games import GAMES
+from table.storage import StorageRefused
 
 DEFAULT_JOURNAL = Path(os.environ.get("CARDTABLE_STATE", Path.home() / ".local/state/cardtable")) / "journal.sqlite"
 DEFAULT_REGISTRY = DEFAULT_JOURNAL.parent / "registry.sqlite"
@@ -86,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _command(parser, args)
+    except StorageRefused as refused:
+        print(f"cardtable {args.command}: {refused}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:   # Ctrl-C: a clean stop; every acknowledged input is already in the journal
         print(f"cardtable {args.command}: stopped", file=sys.stderr)
         return 130

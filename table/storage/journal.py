@@ -29,8 +29,8 @@ class Journal:
     """An append-only SQLite journal of table inputs."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
-        if str(path) != ":memory:" and not Path(path).exists():
-            Path(path).touch(mode=0o600)
+        if str(path) != ":memory:" and not Path(path).exists() and not Path(f"{path}-wal").exists():
+            Path(path).touch(mode=0o600)   # a lone -wal is refused by connect, before anything is created
         self._db = connect(path)
         self._db.executescript(SCHEMA)
         self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(FORMAT),))

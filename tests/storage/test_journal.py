@@ -178,3 +178,24 @@ def test_replay_of_a_missing_journal_is_a_usage_error(tmp_path, capsys):
     assert exit_.value.code == 2
     assert "no journal" in capsys.readouterr().err
     assert not (tmp_path / "nothing.sqlite").exists()
+
+
+def test_a_write_ahead_log_without_its_journal_is_refused_and_left_as_it_is(tmp_path, capsys, monkeypatch):
+    """SQLite would delete a -wal it cannot use, and the acknowledged inputs in it with it."""
+    import os
+
+    from table.storage import StorageRefused
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    path = tmp_path / "journal.sqlite"
+    live = Journal(path)
+    live.append("join", {"seat": 1})
+    wal = (tmp_path / "journal.sqlite-wal")
+    kept = wal.read_bytes()            # the acknowledged join is in the log, not yet in the database
+    live.close()
+    os.remove(path)
+    wal.write_bytes(kept)
+    with pytest.raises(StorageRefused, match="journal.sqlite-wal exists without"):
+        Journal(path)
+    assert main(["run", "--journal", str(path), "--hardware", "simulated", "--frames", "1"]) == 1
+    assert capsys.readouterr().err.startswith(f"cardtable run: {path}-wal exists without {path}")
+    assert wal.read_bytes() == kept and not path.exists()
