@@ -22,6 +22,7 @@ from time import perf_counter, perf_counter_ns, process_time
 
 from table.games import GAMES, deck_for
 from table.games.contract import Game
+from table.games.kit.replay import replay
 
 
 SEATS = [1, 2, 3, 4]
@@ -69,11 +70,10 @@ def bench_engine(game: Game, seconds: float) -> dict:
     replays = []
     for setup, final, played in recorded:
         t = perf_counter()
-        state = game.rules.new_game(deck, *setup)
-        for action in played:   # a replay checks every action, as restoring a journal does
-            if game.rules.check(state, action) is not None:
-                raise AssertionError(f"{game.name}: replay refuses {action}")
-            state = game.rules.apply(state, action)
+        try:   # a replay checks every action, as restoring a journal does
+            state = replay(game.rules, deck, *setup, played)
+        except ValueError as refused:
+            raise AssertionError(f"{game.name}: {refused}") from None
         replays.append(perf_counter() - t)
         if state != final:
             raise AssertionError(f"{game.name}: replay differs from the game played")

@@ -33,6 +33,7 @@ from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused, StaffCommand
 from table.games.feira_torio import rules as ft
 from table.games.kit.codec import from_json
+from table.games.kit.replay import replay
 from table.hardware import lights as lights_module
 from table.hardware.ports import LightState
 from table.layout import load_layout
@@ -669,7 +670,7 @@ def engine_replay(entries) -> tuple[ft.State | None, tuple]:
         elif kind == "lobby":
             state, players = None, ()
     if players:
-        state = ft.replay(deck, len(players), dealer, actions)
+        state = replay(ft, deck, len(players), dealer, None, actions)
     return state, players
 
 

@@ -265,16 +265,6 @@ def new_game(deck: Deck, players: int, first: int = 0, options: Mapping[str, Any
                  bids=((None,) * LOTS,) * players)
 
 
-def replay(deck: Deck, players: int, dealer: int, actions: Iterable[Action]) -> State:
-    """The state after these actions, each checked as at the table."""
-    state = new_game(deck, players, dealer)
-    for action in actions:
-        refusal = check(state, action)
-        if refusal:
-            raise ValueError(f"journal action {action} refused: {refusal.key}")
-        state = apply(state, action)
-    return state
-
 
 # ---------------------------------------------------------------- queries
 

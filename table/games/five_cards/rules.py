@@ -254,16 +254,6 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
     return State(tables=t, first=first, pile=t.full)
 
 
-def replay(deck: RankedDeck, players: int, first: int, actions) -> State:
-    """The state after these actions, each checked as at the table."""
-    state = new_game(deck, players, first)
-    for action in actions:
-        refusal = check(state, action)
-        if refusal:
-            raise ValueError(f"journal action {action} refused: {refusal.key}")
-        state = apply(state, action)
-    return state
-
 
 # ---------------------------------------------------------------- queries
 

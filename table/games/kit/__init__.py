@@ -1,1 +1,1 @@
-"""Pure helpers the games share: the action codec, ranked decks, seat order, unique-bid resolution."""
+"""Pure helpers the games share: the action codec, ranked decks, a fast state copy, a checked replay."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, fields, replace
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
 from table.games.kit.ranked import RankedDeck
@@ -369,17 +369,6 @@ def new_game(deck: RankedDeck, players: int, first: int = 0, options: Mapping[st
     return State(setup=setup, match=Match(dealer=first, totals=(0,) * players),
                  hands=((),) * players, pile=t.order)
 
-
-def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any] | None,
-           actions: Iterable[Action]) -> State:
-    """The state after these actions, each checked as at the table."""
-    state = new_game(deck, players, first, options)
-    for action in actions:
-        refusal = check(state, action)
-        if refusal:
-            raise ValueError(f"journal action {action} refused: {refusal.key}")
-        state = apply(state, action)
-    return state
 
 
 # ---------------------------------------------------------------- queries

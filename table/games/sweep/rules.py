@@ -372,17 +372,6 @@ def _new_deal(t: Tables, players: int, deal: Deal) -> State:
     return State(t, players, "register", (frozenset(),) * players, (), b"\x01" * len(t.order), (), (), Round(), deal)
 
 
-def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any] | None,
-           actions: Iterable[Action]) -> State:
-    """The state after these actions, each checked as at the table."""
-    state = new_game(deck, players, first, options)
-    for action in actions:
-        refusal = check(state, action)
-        if refusal:
-            raise ValueError(f"journal action {action} refused: {refusal.key}")
-        state = apply(state, action)
-    return state
-
 
 # ---------------------------------------------------------------- queries
 

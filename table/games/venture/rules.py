@@ -302,17 +302,6 @@ def _start_deal(t: Tables, players: int, match: Match, last: RoundLog | None) ->
                  (1 << players) - 1 if match.draft else 0, last is not None, board, match)
 
 
-def replay(deck: RankedDeck, players: int, first: int, options: Mapping[str, Any] | None,
-           actions: Iterable[Action]) -> State:
-    """The state after these actions, each checked as at the table."""
-    state = new_game(deck, players, first, options)
-    for action in actions:
-        refusal = check(state, action)
-        if refusal:
-            raise ValueError(f"journal action {action} refused: {refusal.key}")
-        state = apply(state, action)
-    return state
-
 
 # ---------------------------------------------------------------- queries
 

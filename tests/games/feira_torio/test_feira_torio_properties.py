@@ -10,9 +10,11 @@ from hypothesis import given, settings, strategies as st
 
 from table.assets import deck_data
 from table.games.feira_torio.rules import (
-    CATEGORIES, ROUNDS, Bid, Deck, MarkFirst, apply, check, legal_actions, need, new_game, observe, replay, score,
+    CATEGORIES, ROUNDS, Bid, Deck, MarkFirst, apply, check, legal_actions, need, new_game, observe, score,
     unseen,
 )
+from table.games.feira_torio import rules
+from table.games.kit.replay import replay
 
 DECK = Deck.from_data(deck_data("feira-torio"))
 
@@ -102,8 +104,8 @@ def test_replay_of_the_actions_is_the_live_state(players, seed):
     game = Game.play(players, seed)
     first = game.states[0]
     middle = len(game.actions) // 2
-    assert replay(DECK, players, first.dealer, game.actions[:middle]) == game.states[middle]
-    assert replay(DECK, players, first.dealer, game.actions) == game.states[-1]
+    assert replay(rules, DECK, players, first.dealer, None, game.actions[:middle]) == game.states[middle]
+    assert replay(rules, DECK, players, first.dealer, None, game.actions) == game.states[-1]
 
 
 @games

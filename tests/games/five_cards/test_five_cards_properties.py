@@ -13,8 +13,10 @@ from table.games.contract import ButtonPress, CardOnPad, PadShape
 from table.games.five_cards import acts, bots
 from table.games.five_cards.rules import (
     ACTIONS, COLUMNS, GOAL, INFO, Draw, DrawFirst, Place, Show, apply, check, deck_cards, legal_actions, make_deck,
-    need, new_game, next_starter, observe, replay, score_column,
+    need, new_game, next_starter, observe, score_column,
 )
+from table.games.five_cards import rules
+from table.games.kit.replay import replay
 from table.games.kit import codec
 
 DECK = make_deck(deck_data("pairs"))
@@ -196,7 +198,7 @@ def test_actions_json_round_trip_and_replay(seed):
     data = json.loads(json.dumps([codec.to_json(a) for a in actions]))
     decoded = [codec.from_json(ACTIONS, d) for d in data]
     assert decoded == actions
-    assert replay(DECK, 2, states[0].first, decoded) == states[-1]
+    assert replay(rules, DECK, 2, states[0].first, None, decoded) == states[-1]
 
 
 @settings(max_examples=15, deadline=None)

@@ -12,8 +12,10 @@ from table.assets import deck_data
 from table.games.kit import codec
 from table.games.kitty.rules import (
     ACTIONS, INFO, Bid, Pass, Receive, Register, Show, _evolve, apply, check, legal_actions, make_deck, need,
-    new_game, observe, replay, settle, units,
+    new_game, observe, settle, units,
 )
+from table.games.kitty import rules
+from table.games.kit.replay import replay
 
 DECK = make_deck(deck_data("pairs"))
 ALL = sorted(DECK.ranks)
@@ -175,8 +177,8 @@ def test_replay_of_the_actions_is_the_live_state_and_every_action_round_trips_th
     game = Game.play(players, options, seed)
     first = game.states[0].dealer
     middle = len(game.actions) // 2
-    assert replay(DECK, players, first, options, game.actions[:middle]) == game.states[middle]
-    assert replay(DECK, players, first, options, game.actions) == game.states[-1]
+    assert replay(rules, DECK, players, first, options, game.actions[:middle]) == game.states[middle]
+    assert replay(rules, DECK, players, first, options, game.actions) == game.states[-1]
     for action in game.actions:
         assert codec.from_json(ACTIONS, json.loads(json.dumps(codec.to_json(action)))) == action
     for state in game.states[::11]:

@@ -12,8 +12,9 @@ from table.games.kit import codec
 from table.games.sweep import rules
 from table.games.sweep.rules import (
     ACTIONS, HAND, ROUNDS, DrawFirst, Play, Register, Show, Take, apply, check, legal_actions, need, new_game,
-    observe, replay,
+    observe,
 )
+from table.games.kit.replay import replay
 
 DECK = rules.make_deck(deck_data("pairs"))
 ALL = frozenset(DECK.ranks)
@@ -174,8 +175,8 @@ def test_replay_of_the_actions_is_the_live_state(players, seed, match):
     game = Game.play(players, seed, match)
     first = game.states[0].deal.dealer
     middle = len(game.actions) // 2
-    assert replay(DECK, players, first, game.options, game.actions[:middle]) == game.states[middle]
-    assert replay(DECK, players, first, game.options, game.actions) == game.states[-1]
+    assert replay(rules, DECK, players, first, game.options, game.actions[:middle]) == game.states[middle]
+    assert replay(rules, DECK, players, first, game.options, game.actions) == game.states[-1]
 
 
 @games

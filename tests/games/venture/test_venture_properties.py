@@ -11,8 +11,10 @@ from table.assets import deck_data
 from table.games.kit import codec
 from table.games.venture.rules import (
     ACTIONS, DEALS, HAND, SLUG, Bid, DraftDone, Show, apply, breakdown, check, legal_actions, make_deck, need,
-    new_game, observe, points, replay, tables,
+    new_game, observe, points, tables,
 )
+from table.games.venture import rules
+from table.games.kit.replay import replay
 
 DECK = make_deck(deck_data("pairs"))
 T = tables(DECK)
@@ -115,8 +117,8 @@ def test_replay_of_the_actions_is_the_live_state(players, seed, options):
     game = Game.play(players, seed, options)
     first = game.states[0].match.dealer
     middle = len(game.actions) // 2
-    assert replay(DECK, players, first, options, game.actions[:middle]) == game.states[middle]
-    assert replay(DECK, players, first, options, game.actions) == game.states[-1]
+    assert replay(rules, DECK, players, first, options, game.actions[:middle]) == game.states[middle]
+    assert replay(rules, DECK, players, first, options, game.actions) == game.states[-1]
 
 
 @games
