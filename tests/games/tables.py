@@ -1,6 +1,7 @@
 """Engine states of any registered game, and the table view the session would show for them.
 
-`random_states` plays random legal games with the pure rules; `table_view`
+`Played` records a whole random legal game, each action checked (the property
+tests' games); `random_states` plays random legal games with the pure rules; `table_view`
 builds the session's table view for a state (lights from the game's `Need`,
 its prompt, the table gate), so page tests render every page of every game
 without a session.
@@ -9,11 +10,41 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
+from types import ModuleType
 from typing import Iterator
 
 from table.games import GAMES, deck_for
 from table.games.contract import Game
 from table.session.lights import need_lights
+
+
+@dataclass
+class Played:
+    """A game played to the end by random legal choices, each checked: `states[i]` is the state before
+    `actions[i]`; the last one is the end. `rng` chose the first player, then every action."""
+
+    rng: random.Random
+    options: dict
+    actions: list
+    states: list
+
+    @classmethod
+    def record(cls, rules: ModuleType, deck, players: int, seed: int, options: dict | None = None,
+               limit: int = 20_000) -> "Played":
+        rng = random.Random(seed)
+        state = rules.new_game(deck, players, rng.randrange(players), options)
+        game = cls(rng, options or {}, [], [state])
+        while not rules.need(state).done:
+            assert len(game.actions) < limit, "the game must end"
+            legal = rules.legal_actions(state)
+            assert legal
+            action = rng.choice(legal)
+            assert rules.check(state, action) is None
+            state = rules.apply(state, action)
+            game.actions.append(action)
+            game.states.append(state)
+        return game
 
 
 def new_state(game: Game, players: int, seed: int = 0, options: dict | None = None):

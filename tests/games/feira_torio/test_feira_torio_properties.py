@@ -1,8 +1,6 @@
 """Feira Torio properties over random legal play (3 to 6 players, seeds from hypothesis)."""
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from itertools import product
 from math import prod
 
@@ -10,11 +8,13 @@ from hypothesis import given, settings, strategies as st
 
 from table.assets import deck_data
 from table.games.feira_torio.rules import (
-    CATEGORIES, ROUNDS, Bid, Deck, MarkFirst, apply, check, legal_actions, need, new_game, observe, score,
+    CATEGORIES, ROUNDS, Bid, Deck, MarkFirst, apply, check, legal_actions, observe, score,
     unseen,
 )
 from table.games.feira_torio import rules
 from table.games.kit.replay import replay
+
+from ..tables import Played
 
 DECK = Deck.from_data(deck_data("feira-torio"))
 
@@ -23,26 +23,12 @@ seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(3, 6)
 
 
-@dataclass
-class Game:
+class Game(Played):
     """A game played to the end by random legal choices."""
-
-    rng: random.Random
-    actions: list
-    states: list   # states[i] is the state before actions[i]; the last one is the end
 
     @classmethod
     def play(cls, players: int, seed: int) -> "Game":
-        rng = random.Random(seed)
-        state = new_game(DECK, players, rng.randrange(players))
-        game = cls(rng, [], [state])
-        while not need(state).done:
-            action = rng.choice(legal_actions(state))
-            assert check(state, action) is None
-            state = apply(state, action)
-            game.actions.append(action)
-            game.states.append(state)
-        return game
+        return cls.record(rules, DECK, players, seed)
 
     def bidding_rounds(self):
         """(state when bidding opens, the round's bids in order, state after the last bid) for each round."""

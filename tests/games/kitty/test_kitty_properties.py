@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass
 
 from hypothesis import given, settings, strategies as st
 
@@ -12,10 +11,12 @@ from table.assets import deck_data
 from table.games.kit import codec
 from table.games.kitty.rules import (
     ACTIONS, INFO, Bid, Pass, Receive, Register, Show, _evolve, apply, check, legal_actions, make_deck, need,
-    new_game, observe, settle, units,
+    observe, settle, units,
 )
 from table.games.kitty import rules
 from table.games.kit.replay import replay
+
+from ..tables import Played
 
 DECK = make_deck(deck_data("pairs"))
 ALL = sorted(DECK.ranks)
@@ -27,28 +28,12 @@ option_sets = st.fixed_dictionaries({
     "soft": st.booleans(), "partners": st.booleans(), "stakes": st.sampled_from((0, 1, 5)), "long": st.booleans()})
 
 
-@dataclass
-class Game:
+class Game(Played):
     """A game played to the end by random legal choices."""
-
-    rng: random.Random
-    options: dict
-    actions: list
-    states: list   # states[i] is the state before actions[i]; the last one is the end
 
     @classmethod
     def play(cls, players: int, options: dict, seed: int) -> "Game":
-        rng = random.Random(seed)
-        state = new_game(DECK, players, rng.randrange(players), options)
-        game = cls(rng, options, [], [state])
-        while not need(state).done:
-            assert len(game.actions) < 20000, "the game must end"
-            action = rng.choice(legal_actions(state))
-            assert check(state, action) is None
-            state = apply(state, action)
-            game.actions.append(action)
-            game.states.append(state)
-        return game
+        return cls.record(rules, DECK, players, seed, options)
 
     def sealed_runs(self):
         """(state before, the commits in order, state after) for each sealed phase: registration, passes, bids."""

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import random
-from dataclasses import dataclass
 
 from hypothesis import given, settings, strategies as st
 
@@ -11,10 +9,11 @@ from table.assets import deck_data
 from table.games.kit import codec
 from table.games.sweep import rules
 from table.games.sweep.rules import (
-    ACTIONS, HAND, ROUNDS, DrawFirst, Play, Register, Show, Take, apply, check, legal_actions, need, new_game,
-    observe,
+    ACTIONS, HAND, ROUNDS, DrawFirst, Play, Register, Show, Take, apply, check, legal_actions, need, observe,
 )
 from table.games.kit.replay import replay
+
+from ..tables import Played
 
 DECK = rules.make_deck(deck_data("pairs"))
 ALL = frozenset(DECK.ranks)
@@ -25,31 +24,12 @@ player_counts = st.integers(3, 6)
 matches = st.booleans()
 
 
-@dataclass
-class Game:
+class Game(Played):
     """A game played to the end by random legal choices."""
-
-    rng: random.Random
-    options: dict
-    actions: list
-    states: list   # states[i] is the state before actions[i]; the last one is the end
 
     @classmethod
     def play(cls, players: int, seed: int, match: bool = False) -> "Game":
-        rng = random.Random(seed)
-        options = {"match": match}
-        state = new_game(DECK, players, rng.randrange(players), options)
-        game = cls(rng, options, [], [state])
-        while not need(state).done:
-            assert len(game.actions) < 20_000, "the game does not end"
-            legal = legal_actions(state)
-            assert legal
-            action = rng.choice(legal)
-            assert check(state, action) is None
-            state = apply(state, action)
-            game.actions.append(action)
-            game.states.append(state)
-        return game
+        return cls.record(rules, DECK, players, seed, {"match": match})
 
 
 def by_rank(cards):

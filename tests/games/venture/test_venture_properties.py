@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import random
-from dataclasses import dataclass
 
 from hypothesis import given, settings, strategies as st
 
@@ -11,10 +9,12 @@ from table.assets import deck_data
 from table.games.kit import codec
 from table.games.venture.rules import (
     ACTIONS, DEALS, HAND, SLUG, Bid, DraftDone, Show, apply, breakdown, check, legal_actions, make_deck, need,
-    new_game, observe, points, tables,
+    observe, points, tables,
 )
 from table.games.venture import rules
 from table.games.kit.replay import replay
+
+from ..tables import Played
 
 DECK = make_deck(deck_data("pairs"))
 T = tables(DECK)
@@ -25,29 +25,12 @@ player_counts = st.integers(3, 8)
 option_sets = st.fixed_dictionaries({"draft": st.booleans(), "deals": st.sampled_from(DEALS)})
 
 
-@dataclass
-class Game:
+class Game(Played):
     """A game played to the end by random legal choices."""
-
-    rng: random.Random
-    options: dict
-    actions: list
-    states: list   # states[i] is the state before actions[i]; the last one is the end
 
     @classmethod
     def play(cls, players: int, seed: int, options: dict) -> "Game":
-        rng = random.Random(seed)
-        state = new_game(DECK, players, rng.randrange(players), options)
-        game = cls(rng, options, [], [state])
-        limit = options["deals"] * (players + 55)
-        while not need(state).done:
-            assert len(game.actions) < limit, "the game does not end"
-            action = rng.choice(legal_actions(state))
-            assert check(state, action) is None
-            state = apply(state, action)
-            game.actions.append(action)
-            game.states.append(state)
-        return game
+        return cls.record(rules, DECK, players, seed, options, limit=options["deals"] * (players + 55))
 
     def rounds(self):
         """(state when the round opens, the round's bids in order, state after the last bid) for each round."""
