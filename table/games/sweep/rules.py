@@ -23,6 +23,7 @@ from itertools import compress, repeat
 from typing import Any, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
+from table.games.kit.evolve import evolver
 from table.games.kit.ranked import RankedDeck
 
 NAME = "sweep"
@@ -332,22 +333,7 @@ def _state(tables: Tables, players: int, phase: str, hands: tuple[frozenset[str]
     return new
 
 
-def _evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace` for a State, at a third of its cost (`_state` is quicker still)."""
-    new = _new(State)
-    _set_tables(new, state.tables)
-    _set_players(new, state.players)
-    _set_phase(new, state.phase)
-    _set_hands(new, state.hands)
-    _set_pools(new, state.pools)
-    _set_pile(new, state.pile)
-    _set_centre(new, state.centre)
-    _set_played(new, state.played)
-    _set_round(new, state.round)
-    _set_deal(new, state.deal)
-    for name, value in changes.items():
-        _SETTERS[name](new, value)
-    return new
+_evolve = evolver(State)   # dataclasses.replace at a third of its cost; the rare changes (`_state` is quicker)
 
 
 # ---------------------------------------------------------------- setup
