@@ -42,7 +42,7 @@ def public_state(session: TableSession) -> dict:
         "totals": {str(seat): total for seat, total in zip(seats, view["totals"])},
         "winners": [seats[p] for p in view["winners"]],
         "to_act": to_act(session),
-        "prompt": session.table_view()["prompt"],
+        "prompt": session.prompt_view(),
     }
 
 

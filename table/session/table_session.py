@@ -303,6 +303,12 @@ class TableSession:
         """The seat prompt open now, if any."""
         return None if self.state is None else self.game.acts.prompt(self.state)
 
+    def prompt_view(self) -> dict | None:
+        """The open seat prompt as the screen and replay show it: its player, cursor and labels."""
+        prompt = self.prompt
+        return None if prompt is None else {"player": prompt.player, "cursor": self._cursor_at(prompt),
+                                            "labels": [[key, dict(params)] for key, params in prompt.labels]}
+
     def public(self) -> dict | None:
         """The engine's public view (None in the lobby)."""
         return None if self.state is None else self.game.rules.observe(self.state, None)
@@ -310,7 +316,6 @@ class TableSession:
     def table_view(self) -> dict:
         """Everything the screen may draw (see docs/screen.md); nothing secret."""
         info = (self.game or GAMES[self.menu.game]).info
-        prompt = self.prompt
         return {
             "mode": "lobby" if self.state is None else "game",
             "game": info.name,
@@ -321,9 +326,7 @@ class TableSession:
             "options": dict(self.menu.options),
             "menu": {"lines": self.menu.lines, "cursor": self.menu.cursor % len(self.menu.lines)},
             "shape": {"seat": self.shape.seat, "centre": self.shape.centre},
-            "prompt": None if prompt is None else {
-                "player": prompt.player, "cursor": self._cursor_at(prompt),
-                "labels": [[key, dict(params)] for key, params in prompt.labels]},
+            "prompt": self.prompt_view(),
             "message": self.message,
             "clearing": self.clearing,
             "view": self.public(),

@@ -73,8 +73,9 @@ class Bots:
         chosen action's player makes its physical acts."""
         session = self.sim.session
         rules, state = session.game.rules, session.state
-        legal = [a for a in rules.legal_actions(state) if getattr(a, "player", None) in players
-                 and getattr(a, "card", None) in {None, *self.world.reach(session.players[a.player])}]
+        reach = {p: {None, *self.world.reach(session.players[p])} for p in players}   # once per player
+        legal = [a for a in rules.legal_actions(state) if getattr(a, "player", None) in reach
+                 and getattr(a, "card", None) in reach[a.player]]
         if not legal:
             raise CannotDo("sim_no_card")
         action = session.game.bots.choose(rules.observe(state, decider), legal, self.rng)
