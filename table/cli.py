@@ -1,4 +1,5 @@
-"""The `cardtable` command: run the table, play a demo, tag a deck, check the hardware, replay a journal, benchmark."""
+"""The `cardtable` command: run the table, play a demo, tag a deck, check the hardware, replay a journal, list
+the finished games, benchmark."""
 from __future__ import annotations
 
 import argparse
@@ -46,6 +47,16 @@ def main(argv: list[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="replay a journal and print the final public state")
     replay.add_argument("journal", type=Path)
     replay.add_argument("--json", action="store_true", help="print one JSON object")
+
+    history = commands.add_parser("history", help="list the finished games (or export them as CSV or JSON), "
+                                  "or copy one's archived journal")
+    history.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL,
+                         help="the table's journal: its history and archives are beside it")
+    shown = history.add_mutually_exclusive_group()
+    shown.add_argument("--csv", action="store_true", help="print the history as CSV")
+    shown.add_argument("--json", action="store_true", help="print the history as one JSON list")
+    shown.add_argument("--export", nargs=2, metavar=("N", "PATH"),
+                       help="copy game N's archived journal (checked against the history) to PATH")
 
     enrol = commands.add_parser("enrol", help="tag a deck the first time (or staff cards), re-tag a lost card, "
                                 "export or import the tag registry")
@@ -132,6 +143,8 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 0
     if args.command == "layout":
         return layout_command(args.action, args.file)
+    if args.command == "history":
+        return history_command(args.journal.parent / "history.sqlite", args.csv, args.json, args.export)
     if args.command == "doctor":
         from table.hardware.doctor import run_doctor
         return run_doctor(args)
@@ -164,6 +177,41 @@ def layout_command(action: str, file: str) -> int:
         print(f"  games: {', '.join(games_for(layout)) or 'none (see each game’s pads and buttons)'}")
     else:
         print(wiring_markdown(layout), end="")
+    return 0
+
+
+def history_command(path: Path, as_csv: bool, as_json: bool, export: list[str] | None) -> int:
+    """`cardtable history`: the finished games as a table, CSV or JSON; or copy one's archived journal."""
+    from table.storage.history import History, to_csv
+    if not path.exists():
+        print(f"no finished game yet (no history at {path})", file=sys.stderr)
+        return 0 if export is None else 1
+    history = History(path, read_only=True)
+    try:
+        if export is not None:
+            number, to = export
+            if not number.isdigit():
+                raise StorageRefused(path, f"no game number {number!r} (see cardtable history)")
+            try:
+                print(f"game {number}: {history.export_journal(int(number), Path(to))}")
+            except OSError as error:
+                print(f"cardtable history: cannot write {to}: {error.strerror}", file=sys.stderr)
+                return 1
+            return 0
+        games = history.games()
+    finally:
+        history.close()
+    if as_json or as_csv:
+        print(json.dumps(games, ensure_ascii=False) if as_json else to_csv(games), end="\n" if as_json else "")
+        return 0
+    print(f"{'#':>4}  {'started (UTC)':16}  {'game':12} {'time':>7}  scores (seat: total)")
+    for g in games:
+        minutes, seconds = divmod(round(g["duration_s"]), 60)
+        scores = ", ".join(f"{seat}: {total}{'*' if int(seat) in g['winners'] else ''}"
+                           for seat, total in g["scores"].items())
+        print(f"{g['id']:>4}  {g['started'][:16].replace('T', ' '):16}  {g['game']:12} {minutes:>4}:{seconds:02d}  "
+              f"{scores}")
+    print(f"{len(games)} game{'s' if len(games) != 1 else ''}; * winner")
     return 0
 
 

@@ -19,8 +19,7 @@ from table.screen import Screen
 from table.screen.display import run_display
 from table.screen.draw import SIZE
 from table.screen.pager import Pager
-from table.storage.journal import Journal
-from table.storage.registry import TagRegistry
+from table.storage.files import TableFiles
 
 
 class TableWindow:
@@ -63,9 +62,10 @@ def say_missing(layout: Layout, missing: list[str], simulated: bool, instead: st
 
 def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     """Run the table on `hardware` until the window closes (or for `args.frames` frames)."""
-    args.journal.parent.mkdir(parents=True, exist_ok=True)
-    registry, journal = TagRegistry(args.registry), Journal(args.journal)
-    table = Table(layout, hardware, registry, journal, args.game)
+    files = TableFiles(args.journal, args.registry)
+    table = Table(layout, hardware, files.registry, files.journal, args.game)
+    for notice in files.notices:
+        table.session.tell_staff(notice)
     for name, problem in table.hardware.wait_for_hubs(build.HUBS_WAIT_S).items():
         print(f"seat hub {name}: {problem}; its pads show as faulty until it is back")
     stop = threading.Event()
@@ -82,6 +82,5 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
         try:
             table.close()
         finally:
-            journal.close()
-            registry.close()
+            files.close()
     return 0

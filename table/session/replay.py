@@ -13,7 +13,7 @@ REPLAY_LAYOUT = "sim-8-single"   # inputs are replayed, not read: any game's jou
 
 def replay_journal(path: str | Path) -> dict:
     """Replay a journal, checking every entry with its game's rules (JournalError names the first bad one)."""
-    journal = Journal(path)
+    journal = Journal(path, read_only=True)
     try:
         session = TableSession(load_layout(REPLAY_LAYOUT), None, journal, EventBus())
     finally:

@@ -20,7 +20,7 @@ from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt,
 from table.games.kit import codec
 from table.layout import Layout
 from table.session.lobby import START, Menu
-from table.storage.journal import Journal
+from table.storage.journal import Finished, Journal
 from table.storage.registry import TagRegistry
 
 log = logging.getLogger(__name__)
@@ -58,10 +58,12 @@ class TableSession:
         self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
         self.message: dict | None = None    # the latest refusal, for the screen
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
+        self.finished: list[Finished] = []  # games over and back to the lobby, not yet archived
+        self._began = 0                     # the journal entry that started the game in play
         last_card: dict[int, str] = {}      # player -> the card of its last journaled act
         for seq, kind, data in journal.entries():
             try:
-                self._do(kind, data)
+                self._do(kind, data, seq)
             except (_Unfit, KeyError, TypeError, ValueError) as error:
                 raise JournalError(seq, _reason(error)) from None
             if kind == "start":
@@ -84,6 +86,7 @@ class TableSession:
         bus.subscribe(ReaderRecovered, self.on_reader_recovered)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(StaffCommand, self.on_staff_command)
+        self._archive()   # games a power cut left in the journal after they ended
         self._draw_for_the_table()
 
     # ------------------------------------------------------------ inputs
@@ -160,6 +163,11 @@ class TableSession:
         if event.command == "start":
             self._staff()
 
+    def tell_staff(self, notice: dict) -> None:
+        """Show staff that a file was refused and moved aside ({"file", "kept", "why"}) until the next input."""
+        self.message = {"key": "file_moved_aside", "params": {"file": notice["file"], "kept": notice["kept"]},
+                        "seat": None}
+
     # ------------------------------------------------------------ steps
 
     def _staff(self) -> None:
@@ -222,8 +230,8 @@ class TableSession:
 
     def _accept(self, seat: int | None, kind: str, data: dict) -> None:
         """Journal, then apply, then acknowledge."""
-        self.journal.append(kind, data)
-        self._do(kind, data)
+        self._do(kind, data, self.journal.append(kind, data))
+        self._archive()
         self.clearing = self._must_clear() and bool(self.occupied.keys() - self.dead)
         self.message = None
         log.info("accepted %s from seat %s", kind, seat)   # never the data: it may hold a sealed bid
@@ -236,8 +244,8 @@ class TableSession:
         log.info("refused %s from seat %s", key, seat)
         self.bus.publish(Refused(seat, key, tuple(sorted(params.items()))))
 
-    def _do(self, kind: str, data: dict) -> None:
-        """Apply one journal entry (live and on restore), refusing with `_Unfit` what the table would refuse."""
+    def _do(self, kind: str, data: dict, seq: int) -> None:
+        """Apply journal entry `seq` (live and on restore), refusing with `_Unfit` what the table would refuse."""
         if kind == "action":
             if self.state is None:
                 raise _Unfit("a game action in the lobby")
@@ -261,8 +269,13 @@ class TableSession:
             self.menu = _menu_from_json(data)
         elif kind == "start":
             self._start_game(data)
+            self._began = seq
         elif kind == "lobby":
+            result = self._result() if self.over else None
             self.joined, self.players, self.state, self.game, self.cursor = list(data["seats"]), (), None, None, None
+            if result is not None:
+                lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined))
+                self.finished.append(Finished(self._began, seq, result, lobby))
         else:
             raise _Unfit(f"unknown entry kind {kind!r}")
 
@@ -280,6 +293,19 @@ class TableSession:
         self.menu = Menu(game.name, options)
         self.state = game.rules.new_game(deck_for(game.name), len(seats), data["first"], options)
         self.cursor = None
+
+    def _result(self) -> dict:
+        """The finished game's result for the history: scores and winners by seat."""
+        view = self.public()
+        return {"game": self.game.name, "options": dict(self.menu.options), "seats": list(self.players),
+                "scores": {str(seat): total for seat, total in zip(self.players, view["totals"])},
+                "winners": [self.players[p] for p in view["winners"]]}
+
+    def _archive(self) -> None:
+        """Hand the finished games to the journal to archive (a journal without history keeps them)."""
+        if self.finished:
+            self.journal.archive(self.finished)
+            self.finished = []
 
     def _end_clearing_if_clear(self) -> None:
         if self.clearing and not (self.occupied.keys() | self.unsure) - self.dead:

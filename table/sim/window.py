@@ -24,6 +24,7 @@ from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEXT
 from table.screen.pager import Pager
 from table.sim.simulated_table import SimulatedTable
 from table.sim.world import CannotDo
+from table.storage.files import TableFiles
 from table.storage.journal import Journal
 
 SIZE = (1600, 900)                     # the window's own drawing surface, scaled to fit the display
@@ -318,13 +319,14 @@ def card_grid(count: int, area: pygame.Rect, gap: int = 12) -> list[pygame.Rect]
 
 def run_window(args: Namespace) -> int:
     """`cardtable run`: open the simulated table's window; resume the journal if it exists."""
-    args.journal.parent.mkdir(parents=True, exist_ok=True)
-    journal = Journal(args.journal)
+    files = TableFiles(args.journal)
     pygame.font.init()
-    window = SimWindow(load_layout(args.layout), journal, args.lang, game=args.game)
+    window = SimWindow(load_layout(args.layout), files.journal, args.lang, game=args.game)
+    for notice in files.notices:
+        window.sim.session.tell_staff(notice)
     try:
         run_display(window, SIZE, f"cardtable · {window.t('sim_title')}", args.fullscreen, args.frames)
     finally:
         window.close()
-        journal.close()
+        files.close()
     return 0

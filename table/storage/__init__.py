@@ -1,22 +1,134 @@
-"""SQLite storage: the tag registry and the journal."""
+"""SQLite storage: the tag registry, the journal and its archives, the history of games.
+
+Every file is recognised before anything is written into it: an SQLite file
+whose `meta` table says it is one of ours, of this kind and of a format this
+table reads. Anything else (garbage, a truncated file, another program's
+database, a newer format, a write-ahead log without its database) is refused
+with one line and left exactly as it is.
+"""
+import logging
+import os
 import sqlite3
+from collections.abc import Callable
+from typing import TypeVar
+from datetime import datetime, timezone
 from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+MEMORY = ":memory:"
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class StorageRefused(Exception):
     """A storage file the table will not open, and why (one line for the user); the file is left as it is."""
 
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = Path(path)
+        self.reason = reason
 
-def connect(path: str | Path) -> sqlite3.Connection:
-    """An SQLite connection in WAL mode with full sync, usable from the main loop's thread.
+
+class StorageBusy(StorageRefused):
+    """A file another running table owns (the reason names it): left alone, never moved aside."""
+
+
+def connect(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
+    """An SQLite connection in WAL mode with full sync, usable from the main loop's thread (read-only: as is).
 
     A write-ahead log without its database holds acknowledged inputs that opening would throw away (SQLite
     deletes a WAL it cannot use): refused, nothing touched."""
-    if str(path) != ":memory:" and not Path(path).exists() and Path(f"{path}-wal").exists():
-        raise StorageRefused(f"{path}-wal exists without {path}: it may hold acknowledged inputs; "
+    if str(path) != MEMORY and not Path(path).exists() and Path(f"{path}-wal").exists():
+        raise StorageRefused(f"{path}-wal", f"exists without {path}: it may hold acknowledged inputs; "
                              f"restore {Path(path).name} or move the -wal file away (nothing was changed)")
+    if read_only:
+        return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, check_same_thread=False)
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    if str(path) != ":memory:":
+    if str(path) != MEMORY:
         db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
     return db
+
+
+def open_store(path: str | Path, kind: str, schema: str, version: int, read_only: bool = False,
+               legacy_tables: frozenset[str] = frozenset()) -> sqlite3.Connection:
+    """A connection to the `kind` file at `path`, created (mode 0600) when missing or empty, unless read-only.
+
+    An existing file is recognised first, read-only: an SQLite file whose meta says `kind` and format
+    `version` (or, made before files named their kind, exactly the tables `legacy_tables`). Anything else
+    raises StorageRefused and the file is not touched."""
+    if str(path) == MEMORY:
+        return _created(connect(path), kind, schema, version)
+    path = Path(path)
+    blank = not path.exists() or path.stat().st_size == 0
+    if blank and (read_only or Path(f"{path}-wal").exists()):
+        connect(path)   # a lone write-ahead log is refused there, with its reason
+        raise StorageRefused(path, f"no {kind} here" if not path.exists() else f"an empty file, not a {kind}")
+    if blank:
+        path.touch(mode=0o600)
+        return _created(connect(path), kind, schema, version)
+    _recognise(path, kind, version, legacy_tables)
+    db = connect(path, read_only)
+    if not read_only:
+        db.executescript(schema)   # tables added since the file was made
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('kind', ?)", (kind,))
+    return db
+
+
+def _created(db: sqlite3.Connection, kind: str, schema: str, version: int) -> sqlite3.Connection:
+    db.executescript(schema)
+    db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", [("kind", kind), ("format", str(version))])
+    return db
+
+
+def _recognise(path: Path, kind: str, version: int, legacy_tables: frozenset[str]) -> None:
+    """Refuse (StorageRefused) a file that is not a sound `kind` file of format `version`; reads only."""
+    with path.open("rb") as file:
+        if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+            raise StorageRefused(path, f"not an SQLite file (garbage, or another program's file): not a {kind}")
+    try:
+        db = connect(path, read_only=True)
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise StorageRefused(path, f"damaged (truncated or corrupt: {check}): not read as a {kind}")
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            meta = dict(db.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as error:
+        raise StorageRefused(path, f"damaged (truncated or corrupt: {error}): not read as a {kind}") from None
+    if meta.get("kind", kind if tables == legacy_tables else None) != kind:
+        what = f"a cardtable {meta['kind']}" if "kind" in meta else "another program's database"
+        raise StorageRefused(path, f"{what}, not a {kind}")
+    if meta.get("format", "1") != str(version):
+        raise StorageRefused(path, f"{kind} format {meta.get('format')}, this table reads format {version}")
+
+
+def move_aside(path: str | Path) -> Path:
+    """Rename a refused file (and its -wal and -shm, kept as a pair) to PATH.refused-STAMP; returns the new path.
+
+    Nothing is deleted: staff can hand the file to someone who can read it."""
+    path = Path(path)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    aside = path.with_name(f"{path.name}.refused-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{path}{suffix}").exists():
+            os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+    return aside
+
+
+def open_or_move_aside(path: Path, opener: Callable[[], T]) -> tuple[T, dict | None]:
+    """`opener()`; if it refuses the file at `path`, move the file aside (kept) and open afresh.
+
+    Returns what was opened and, for a refused file, a notice for staff: {"file", "kept", "why"}. A file
+    another table holds is no reason to move anything: StorageBusy goes up."""
+    try:
+        return opener(), None
+    except StorageBusy:
+        raise
+    except StorageRefused as refused:
+        aside = move_aside(path)
+        log.error("%s; moved aside to %s (kept) and started afresh", refused, aside.name)
+        return opener(), {"file": path.name, "kept": aside.name, "why": refused.reason}

@@ -2,47 +2,77 @@
 
 The journal is the truth: the table's state after a power cut is the replay
 of its journal. It holds sealed bids, so it is a private file (mode 0600) and
-never a log. Format: docs/journal.md.
+never a log. The live journal holds only the lobby and the game in play: a
+finished game's entries move to an archive file (games/ beside the journal)
+and its result to the history, so that start-up never replays old games.
+Format: docs/journal.md.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
+import os
+import sqlite3
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
-from table.storage import connect
+from table.storage import MEMORY, connect, open_store
+from table.storage.history import History, Played
 
 FORMAT = 1
+KIND = "journal"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS entries (
     seq  INTEGER PRIMARY KEY,   -- 1, 2, 3 ... in the order the inputs were accepted
     at   TEXT NOT NULL,         -- UTC time, ISO 8601
-    kind TEXT NOT NULL,         -- join, start, action, lobby
+    kind TEXT NOT NULL,         -- menu, join, start, action, cursor, lobby
     data TEXT NOT NULL          -- JSON object, see docs/journal.md
 );
 """
+LEGACY_TABLES = frozenset({"meta", "entries"})
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished game in the journal: entries `first` (its start) to `last` (back to the lobby), its result,
+    and `lobby`: the entries that rebuild the lobby as the game left it (a new journal begins with them)."""
+
+    first: int
+    last: int
+    result: dict          # game, options, seats, scores (seat -> total), winners (seats)
+    lobby: tuple[tuple[str, dict], ...]
 
 
 class Journal:
-    """An append-only SQLite journal of table inputs."""
+    """An append-only SQLite journal of table inputs; with a history, it archives each finished game.
 
-    def __init__(self, path: str | Path = ":memory:") -> None:
-        if str(path) != ":memory:" and not Path(path).exists() and not Path(f"{path}-wal").exists():
-            Path(path).touch(mode=0o600)   # a lone -wal is refused by connect, before anything is created
-        self._db = connect(path)
-        self._db.executescript(SCHEMA)
-        self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(FORMAT),))
-        found = int(self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()[0])
-        if found != FORMAT:
-            raise ValueError(f"{path}: journal format {found}, this table reads format {FORMAT}")
+    `read_only` opens one as it is, for replay, and never writes.
+    """
+
+    def __init__(self, path: str | Path = MEMORY, read_only: bool = False, history: History | None = None,
+                 origin: str = "table") -> None:
+        self.path = path if str(path) == MEMORY else Path(path)
+        self.history = history
+        self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only, LEGACY_TABLES)
+        if not read_only:
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('origin', ?)", (origin,))
+
+    @property
+    def origin(self) -> str:
+        """What wrote this journal: "table" (run, the simulated window) or "demo"."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'origin'").fetchone()
+        return "table" if row is None else row[0]
 
     def append(self, kind: str, data: dict) -> int:
         """Write one entry durably; returns its sequence number."""
-        at = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         cursor = self._db.execute(
-            "INSERT INTO entries (at, kind, data) VALUES (?, ?, ?)", (at, kind, json.dumps(data, sort_keys=True)))
+            "INSERT INTO entries (at, kind, data) VALUES (?, ?, ?)", (_now(), kind, json.dumps(data, sort_keys=True)))
         return cursor.lastrowid
 
     def entries(self) -> Iterator[tuple[int, str, dict]]:
@@ -50,5 +80,100 @@ class Journal:
         for seq, kind, data in self._db.execute("SELECT seq, kind, data FROM entries ORDER BY seq"):
             yield seq, kind, json.loads(data)
 
+    def archive(self, games: list[Finished]) -> None:
+        """Move the finished `games` (in order) out of the live journal: their entries into one archive file
+        (up to the last game's end: its replay shows the game over), their results into the history; the
+        journal then holds the last one's lobby and what followed.
+
+        Each step can be cut by a power cut: until the journal is replaced (the last step), the next start
+        finds the games still there and archives them again, over the same archive file and history rows."""
+        if self.history is None or not games:
+            return
+        last = games[-1].last
+        played = [self._played(game) for game in games]
+        rest = self._db.execute("SELECT at, kind, data FROM entries WHERE seq > ? ORDER BY seq", (last,)).fetchall()
+        self._db.close()   # the last connection: its write-ahead log is checkpointed into the file
+        try:
+            archive = self.history.folder / f"{_stamp(played[-1].started)}-{played[-1].game}.sqlite"
+            digest = _copy_verified(self.path, archive, last - 1)
+            self.history.record([p.archived(archive.name, digest) for p in played])
+            begun = _now()
+            _replace(self.path, [(begun, k, json.dumps(d, sort_keys=True)) for k, d in games[-1].lobby] + rest)
+        except (OSError, sqlite3.Error) as error:   # a full or failing card: play on, the games stay journaled
+            log.error("could not archive the finished game (the journal keeps it, archived at next start): %s",
+                      error)
+        finally:
+            self._db = open_store(self.path, KIND, SCHEMA, FORMAT)
+
+    def _played(self, game: Finished) -> Played:
+        started = self._db.execute("SELECT at FROM entries WHERE seq = ?", (game.first,)).fetchone()[0]
+        ended = self._db.execute("SELECT max(at) FROM entries WHERE seq > ? AND seq < ? AND kind = 'action'",
+                                 (game.first, game.last)).fetchone()[0] or started
+        return Played(**game.result, started=started, ended=ended, first=game.first, last=game.last - 1)
+
     def close(self) -> None:
         self._db.close()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _stamp(at: str) -> str:
+    """A file-name stamp of an ISO time: 20261123T101502.123Z."""
+    return datetime.fromisoformat(at).strftime("%Y%m%dT%H%M%S.%f")[:-3] + "Z"
+
+
+def _rows(db, upto: int) -> list[tuple]:
+    return db.execute("SELECT seq, at, kind, data FROM entries WHERE seq <= ? ORDER BY seq", (upto,)).fetchall()
+
+
+def _copy_verified(source: Path, archive: Path, upto: int) -> str:
+    """Copy entries 1..`upto` of the journal `source` into the read-only file `archive`, check the copy reads
+    back the same rows, and return its SHA-256."""
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    draft = archive.with_name(archive.name + ".part")
+    for leftover in (draft, Path(f"{draft}-wal"), Path(f"{draft}-shm")):
+        leftover.unlink(missing_ok=True)   # an archive cut short by a power cut: ours, never acknowledged
+    reader = connect(source, read_only=True)
+    rows = _rows(reader, upto)
+    reader.close()
+    copy = open_store(draft, KIND, SCHEMA, FORMAT)
+    copy.execute("INSERT OR REPLACE INTO meta VALUES ('origin', 'archive')")
+    copy.executemany("INSERT INTO entries (seq, at, kind, data) VALUES (?, ?, ?, ?)", rows)
+    copy.execute("PRAGMA journal_mode=DELETE")   # one self-contained file
+    copy.close()
+    check = connect(draft, read_only=True)
+    same = _rows(check, upto) == rows
+    check.close()
+    if not same:
+        raise OSError(f"{draft}: the archive does not read back as written")
+    _sync(draft)
+    draft.chmod(0o400)
+    os.replace(draft, archive)
+    _sync(archive.parent)
+    return hashlib.sha256(archive.read_bytes()).hexdigest()
+
+
+def _replace(path: Path, rows: list[tuple[str, str, str]]) -> None:
+    """Replace the journal at `path`, atomically, by a new one holding `rows` (at, kind, data)."""
+    fresh = path.with_name(path.name + ".new")
+    for leftover in (fresh, Path(f"{fresh}-wal"), Path(f"{fresh}-shm")):
+        leftover.unlink(missing_ok=True)
+    db = open_store(fresh, KIND, SCHEMA, FORMAT)
+    db.execute("BEGIN")
+    db.executemany("INSERT INTO entries (at, kind, data) VALUES (?, ?, ?)", rows)
+    db.execute("COMMIT")
+    db.close()
+    _sync(fresh)
+    os.replace(fresh, path)
+    _sync(path.parent)
+
+
+def _sync(path: Path) -> None:
+    """fsync a file or a folder (a rename is durable once its folder is)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

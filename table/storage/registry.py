@@ -16,9 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from table.assets import ASSETS, deck_data
-from table.storage import connect
+from table.storage import open_store
 
+FORMAT = 1
+KIND = "registry"
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tags (
     uid  TEXT PRIMARY KEY,              -- the tag's UID, upper-case hex (4, 7 or 10 bytes)
     kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
@@ -78,8 +81,7 @@ class TagRegistry:
     """UID -> Tag, and the retired UIDs, stored in SQLite."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
-        self._db = connect(path)
-        self._db.executescript(SCHEMA)
+        self._db = open_store(path, KIND, SCHEMA, FORMAT, legacy_tables=frozenset({"tags", "retired"}))
         self._tags = {uid: Tag(kind, deck, card) for uid, kind, deck, card in self._db.execute("SELECT * FROM tags")}
         self._uids = {tag: uid for uid, tag in self._tags.items()}
         self._retired = {uid: Tag(kind, deck, card)

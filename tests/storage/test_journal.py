@@ -14,6 +14,7 @@ from table.layout import load_layout
 from table.session.replay import public_state, replay_journal
 from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
+from table.storage import StorageRefused
 from table.storage.journal import FORMAT, Journal
 
 
@@ -71,7 +72,7 @@ def test_a_journal_of_another_format_is_refused_with_a_clear_error(tmp_path):
     db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (str(FORMAT + 1),))
     db.commit()
     db.close()
-    with pytest.raises(ValueError, match=rf"journal format {FORMAT + 1}.*format {FORMAT}") as error:
+    with pytest.raises(StorageRefused, match=rf"journal format {FORMAT + 1}.*format {FORMAT}") as error:
         Journal(path)
     assert str(path) in str(error.value)
 
@@ -180,11 +181,11 @@ def test_replay_of_a_missing_journal_is_a_usage_error(tmp_path, capsys):
     assert not (tmp_path / "nothing.sqlite").exists()
 
 
-def test_a_write_ahead_log_without_its_journal_is_refused_and_left_as_it_is(tmp_path, capsys, monkeypatch):
-    """SQLite would delete a -wal it cannot use, and the acknowledged inputs in it with it."""
+def test_a_write_ahead_log_without_its_journal_is_refused_and_never_deleted(tmp_path, capsys, monkeypatch):
+    """SQLite would delete a -wal it cannot use, and the acknowledged inputs in it with it. `replay` refuses
+    it; `run` moves it aside, kept whole, and starts afresh."""
     import os
 
-    from table.storage import StorageRefused
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     path = tmp_path / "journal.sqlite"
     live = Journal(path)
@@ -194,8 +195,11 @@ def test_a_write_ahead_log_without_its_journal_is_refused_and_left_as_it_is(tmp_
     live.close()
     os.remove(path)
     wal.write_bytes(kept)
-    with pytest.raises(StorageRefused, match="journal.sqlite-wal exists without"):
+    with pytest.raises(StorageRefused, match="journal.sqlite-wal: exists without"):
         Journal(path)
-    assert main(["run", "--journal", str(path), "--hardware", "simulated", "--frames", "1"]) == 1
-    assert capsys.readouterr().err.startswith(f"cardtable run: {path}-wal exists without {path}")
+    with pytest.raises(SystemExit):    # replay: no journal there, a usage error (nothing created)
+        main(["replay", str(path)])
     assert wal.read_bytes() == kept and not path.exists()
+    assert main(["run", "--journal", str(path), "--hardware", "simulated", "--frames", "1"]) == 0
+    [aside] = tmp_path.glob("journal.sqlite.refused-*-wal")
+    assert aside.read_bytes() == kept and not wal.exists()

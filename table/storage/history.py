@@ -1,0 +1,122 @@
+"""The history: one row per finished game (its result and its archived journal), for `cardtable history`.
+
+A small SQLite file beside the journal; the archived journals live in the
+folder games/ next to it, each checked against the SHA-256 the history
+recorded before it is handed out.
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import io
+import json
+import shutil
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from table.storage import StorageRefused, open_store
+
+FORMAT = 1
+KIND = "history"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id         INTEGER PRIMARY KEY,
+    game       TEXT NOT NULL,      -- its registered name
+    options    TEXT NOT NULL,      -- JSON object
+    seats      TEXT NOT NULL,      -- JSON list: player p sat at seats[p]
+    scores     TEXT NOT NULL,      -- JSON object: seat -> final total
+    winners    TEXT NOT NULL,      -- JSON list of seats
+    started    TEXT NOT NULL,      -- UTC, ISO 8601: the start entry
+    ended      TEXT NOT NULL,      -- UTC, ISO 8601: the action that ended it
+    duration_s REAL NOT NULL,
+    journal    TEXT NOT NULL,      -- its archived journal, a file name in games/
+    first_seq  INTEGER NOT NULL,   -- its entries in that file
+    last_seq   INTEGER NOT NULL,
+    sha256     TEXT NOT NULL,      -- of the archive file
+    UNIQUE (journal, first_seq)
+);
+"""
+COLUMNS = ("id", "game", "options", "seats", "scores", "winners", "started", "ended", "duration_s", "journal",
+           "first_seq", "last_seq", "sha256")
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One finished game as the history records it."""
+
+    game: str
+    options: dict
+    seats: list
+    scores: dict
+    winners: list
+    started: str
+    ended: str
+    first: int
+    last: int
+    journal: str = ""
+    sha256: str = ""
+
+    @property
+    def duration_s(self) -> float:
+        return (datetime.fromisoformat(self.ended) - datetime.fromisoformat(self.started)).total_seconds()
+
+    def archived(self, journal: str, sha256: str) -> Played:
+        return dataclasses.replace(self, journal=journal, sha256=sha256)
+
+
+class History:
+    """The history file at `path`; archived journals go to the folder games/ beside it."""
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+        self.folder = Path(path).parent / "games"
+        self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only)
+
+    def record(self, games: list[Played]) -> None:
+        """Add the rows of `games` in one transaction (a game already recorded from the same archive stays)."""
+        rows = [(p.game, _json(p.options), _json(p.seats), _json(p.scores), _json(p.winners), p.started, p.ended,
+                 p.duration_s, p.journal, p.first, p.last, p.sha256) for p in games]
+        self._db.execute("BEGIN")
+        self._db.executemany(f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS[1:])}) "
+                             f"VALUES ({', '.join('?' * (len(COLUMNS) - 1))})", rows)
+        self._db.execute("COMMIT")
+
+    def games(self) -> list[dict]:
+        """Every finished game, oldest first, its JSON columns decoded."""
+        rows = self._db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY id")
+        return [{name: json.loads(v) if name in ("options", "seats", "scores", "winners") else v
+                 for name, v in zip(COLUMNS, row)} for row in rows]
+
+    def export_journal(self, game_id: int, to: Path) -> Path:
+        """Copy the archived journal of game `game_id` to `to` (a file, or a folder to put it in), after
+        checking it is the file the history recorded; StorageRefused when it is missing or changed."""
+        row = self._db.execute("SELECT journal, sha256 FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StorageRefused(self.folder.parent / "history.sqlite", f"no game number {game_id}")
+        source = self.folder / row[0]
+        if not source.is_file():
+            raise StorageRefused(source, "the archived journal is missing")
+        if hashlib.sha256(source.read_bytes()).hexdigest() != row[1]:
+            raise StorageRefused(source, "the archived journal was changed or damaged since it was archived")
+        target = to / row[0] if to.is_dir() else to
+        shutil.copyfile(source, target)
+        return target
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def to_csv(games: list[dict]) -> str:
+    """The history as CSV, one row per game (JSON columns as JSON text)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for game in games:
+        writer.writerow([_json(game[c]) if isinstance(game[c], (dict, list)) else game[c] for c in COLUMNS])
+    return out.getvalue()
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
