@@ -39,16 +39,21 @@ def connect(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
 
     A write-ahead log without its database holds acknowledged inputs that opening would throw away (SQLite
     deletes a WAL it cannot use): refused, nothing touched."""
-    if str(path) != MEMORY and not Path(path).exists() and Path(f"{path}-wal").exists():
-        raise StorageRefused(f"{path}-wal", f"exists without {path}: it may hold acknowledged inputs; "
-                             f"restore {Path(path).name} or move the -wal file away (nothing was changed)")
-    if read_only:
-        return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    _refuse_lone_wal(path)
+    if read_only:   # without a write-ahead log to read, as an immutable file: no -wal or -shm created beside it
+        still = "&immutable=1" if not Path(f"{path}-wal").exists() else ""
+        return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro{still}", uri=True, check_same_thread=False)
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     if str(path) != MEMORY:
         db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
     return db
+
+
+def _refuse_lone_wal(path: str | Path) -> None:
+    if str(path) != MEMORY and not Path(path).exists() and Path(f"{path}-wal").exists():
+        raise StorageRefused(f"{path}-wal", f"exists without {path}: it may hold acknowledged inputs; "
+                             f"restore {Path(path).name} or move the -wal file away (nothing was changed)")
 
 
 def open_store(path: str | Path, kind: str, schema: str, version: int, read_only: bool = False,
@@ -63,7 +68,7 @@ def open_store(path: str | Path, kind: str, schema: str, version: int, read_only
     path = Path(path)
     blank = not path.exists() or path.stat().st_size == 0
     if blank and (read_only or Path(f"{path}-wal").exists()):
-        connect(path)   # a lone write-ahead log is refused there, with its reason
+        _refuse_lone_wal(path)
         raise StorageRefused(path, f"no {kind} here" if not path.exists() else f"an empty file, not a {kind}")
     if blank:
         path.touch(mode=0o600)
