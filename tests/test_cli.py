@@ -17,6 +17,7 @@ import pytest
 from table import bench
 from table.cli import main
 from table.games import GAMES
+from table.storage.journal import Journal
 
 LINE = re.compile(r"seat (\d): (\d+)(  <- winner)?")
 FRAME = re.compile(r"(\d{4})-after(\d{3})-(\w+)\.png")
@@ -109,19 +110,29 @@ def test_demo_with_other_seeds_and_player_counts(capsys):
         assert any(won for _, won in result.values())
 
 
-def test_demo_refuses_to_overwrite_a_journal_or_seat_too_few_players(tmp_path):
+def test_demo_never_writes_over_a_table_journal_or_another_file_or_seats_too_few_players(tmp_path, capsys):
     journal = tmp_path / "game.sqlite"
     journal.write_bytes(b"")
-    with pytest.raises(SystemExit, match="exists"):
+    assert main(["demo", "--journal", str(journal)]) == 1
+    assert "an empty file, not a journal" in capsys.readouterr().err and journal.read_bytes() == b""
+    Journal(journal).close()   # a table's journal (run, the simulated window)
+    kept = journal.read_bytes()
+    with pytest.raises(SystemExit, match="a table's journal, not a demo's"):
         main(["demo", "--journal", str(journal)])
+    assert journal.read_bytes() == kept
     with pytest.raises(SystemExit, match="3 to 6 players"):
         main(["demo", "--players", "2"])
 
 
-def test_demo_journal_in_the_new_frames_folder_as_the_readme_shows(tmp_path, capsys):
+def test_the_readme_demo_command_twice(tmp_path, capsys):
+    """The second run replaces the journal the first one wrote, and plays the same game."""
     out = tmp_path / "out"
-    run(capsys, "demo", "--players", "3", "--seed", "1", "--frames", str(out), "--journal", str(out / "game.sqlite"))
-    assert (out / "game.sqlite").exists()
+    argv = ["demo", "--players", "3", "--seed", "1", "--frames", str(out), "--journal", str(out / "game.sqlite")]
+    first = run(capsys, *argv)
+    entries = list(Journal(out / "game.sqlite", read_only=True).entries())
+    assert run(capsys, *argv) == first
+    again = list(Journal(out / "game.sqlite", read_only=True).entries())
+    assert [(kind, data) for _, kind, data in again] == [(kind, data) for _, kind, data in entries]
 
 
 ENGINE_KEYS = {"actions_per_s": int, "actions_per_wall_s": int, "games_per_s": float, "actions_per_game": float,

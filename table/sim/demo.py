@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import random
 from argparse import Namespace
+from pathlib import Path
 
 from table.games import GAMES
 from table.hardware.simulated import Noise
@@ -25,11 +26,9 @@ def run_demo(args: Namespace) -> int:
     if args.players not in players or args.players > len(layout.seats):
         raise SystemExit(f"cardtable demo: {game.name} is for {players.start} to {players.stop - 1} players "
                          f"and this table has {len(layout.seats)} seats, not {args.players} players")
-    if args.journal and args.journal.exists():
-        raise SystemExit(f"cardtable demo: {args.journal} exists: a demo writes a new journal")
     if args.journal:
-        args.journal.parent.mkdir(parents=True, exist_ok=True)
-    journal = Journal(args.journal or ":memory:")
+        replace_demo_journal(args.journal)
+    journal = Journal(args.journal or ":memory:", origin="demo")
     sim = SimulatedTable(layout, journal, game=game.name, noise=NOISY if args.noise else Noise(), seed=args.seed)
     bots = game.bots.Players(sim, list(range(1, args.players + 1)), random.Random(args.seed))
     after_round = _frame_writer(args) if args.frames else (lambda view: None)
@@ -44,6 +43,21 @@ def run_demo(args: Namespace) -> int:
         crown = "  <- winner" if int(seat) in state["winners"] else ""
         print(f"seat {seat}: {total}{crown}")
     return 0
+
+
+def replace_demo_journal(path: Path) -> None:
+    """Make room for a demo's journal at `path`: a journal an earlier demo wrote there is replaced; any other
+    file is refused (SystemExit with one line), never written over."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        return
+    earlier = Journal(path, read_only=True)   # StorageRefused: not a journal at all
+    origin = earlier.origin
+    earlier.close()
+    if origin != "demo":
+        raise SystemExit(f"cardtable demo: {path} is a table's journal, not a demo's: a demo never writes over it")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def _frame_writer(args: Namespace):

@@ -61,11 +61,11 @@ class Journal:
         self.history = history
         self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only, LEGACY_TABLES)
         if not read_only:
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('origin', ?)", (origin,))
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('origin', ?)", (origin,))
 
     @property
     def origin(self) -> str:
-        """What wrote this journal: "table" (run, the simulated window) or "demo"."""
+        """What wrote into this journal last: "table" (run, the simulated window), "demo" or "archive"."""
         row = self._db.execute("SELECT value FROM meta WHERE key = 'origin'").fetchone()
         return "table" if row is None else row[0]
 
