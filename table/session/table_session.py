@@ -60,20 +60,16 @@ class TableSession:
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
         self.finished: list[Finished] = []  # games over and back to the lobby, not yet archived
         self._began = 0                     # the journal entry that started the game in play
-        last_card: dict[int, str] = {}      # player -> the card of its last journaled act
+        restored = False
         for seq, kind, data in journal.entries():
             try:
                 self._do(kind, data, seq)
             except (_Unfit, KeyError, TypeError, ValueError) as error:
                 raise JournalError(seq, _reason(error)) from None
-            if kind == "start":
-                last_card.clear()
-            elif kind == "action" and isinstance(data.get("player"), int) and isinstance(data.get("card"), str):
-                last_card[data["player"]] = data["card"]
-        # The seat gate after a restart: a seat's last card may still lie on its pad, read again as it
-        # settles. Until the pad is seen empty that card is no act (it must not take a new role).
-        self.lying: dict[str, str] = {pad: last_card[p] for p, seat in enumerate(self.players) if p in last_card
-                                      for pad in layout.seats[seat - 1].pads} if self.state is not None else {}
+            restored = True
+        # The pad gate after a restart: a card found lying on a pad was there before the cut, acted on or
+        # refused then. Until its pad is seen empty it is no act (it must not take a new role).
+        self.lying: set[str] = set(layout.pads) if restored else set()
         # After a reveal, until every pad is empty. Restored there, last round's cards may still lie on
         # pads that have not reported yet: every pad stays unsure until presence reports on it.
         self.clearing = self._must_clear()
@@ -96,11 +92,8 @@ class TableSession:
             return log.warning("a card on pad %r, which this layout does not have: dropped", event.pad)
         self.occupied[event.pad] = event.uid
         self.unsure.discard(event.pad)
-        lying = self.lying.pop(event.pad, None)
-        if lying is not None and self.registry is not None:
-            tag = self.registry.lookup(event.uid)
-            if tag is not None and tag.card == lying:
-                return None   # the card that lay there before the restart: the seat gate
+        if event.pad in self.lying:
+            return None   # a card that lay there before the restart: the pad gate
         if self.clearing:
             # Last round's cards are still on the pads: a card read now may be one of them.
             self.message = {"key": "clear_table", "params": {}, "seat": None}
@@ -122,12 +115,12 @@ class TableSession:
 
     def on_card_removed(self, event: CardRemoved) -> None:
         self.occupied.pop(event.pad, None)
-        self.lying.pop(event.pad, None)
+        self.lying.discard(event.pad)
         self._end_clearing_if_clear()
 
     def on_pad_seen_empty(self, event: PadSeenEmpty) -> None:
         self.unsure.discard(event.pad)
-        self.lying.pop(event.pad, None)
+        self.lying.discard(event.pad)
         self._end_clearing_if_clear()
 
     def on_reader_dead(self, event: ReaderDead) -> None:

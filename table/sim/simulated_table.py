@@ -82,8 +82,8 @@ class SimulatedTable:
 
     def settle(self) -> None:
         """Poll until the table has seen every pad empty (a table opened again after a power cut, its pads
-        bare): the clear-table gate of a resolution restored from the journal opens."""
-        self._until(lambda: not self.session.clearing, "every pad seen empty")
+        bare): the pad gate and the clear-table gate of a session restored from the journal open."""
+        self._until(lambda: not self.session.clearing and not self.session.lying, "every pad seen empty")
 
     def press(self, seat: int, button: str) -> None:
         """Press a seat button and let the table handle it."""

@@ -45,8 +45,8 @@ class World:
         self._answer: Accepted | Refused | None = None
         sim.table.bus.subscribe(Accepted, self._heard)
         sim.table.bus.subscribe(Refused, self._heard)
+        sim.settle()
         if self.session.state is not None:
-            sim.settle()
             self.deal = self._deal_number()
             self._resume()
 

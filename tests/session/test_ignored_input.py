@@ -1,8 +1,8 @@
 """Input the session sees but must not act on.
 
-The seat gate after a restart: the card a seat acted with last may still lie on its pad and be read again
-as the table comes back; until that pad is seen empty, it is no act (it never takes a new role). And an
-event from a pad or seat the layout does not have is logged and dropped.
+The pad gate after a restart: a card found lying on a pad was there before the cut (the card a seat acted
+with last, or one the table refused); until that pad is seen empty, it is no act (it never takes a new
+role). And an event from a pad or seat the layout does not have is logged and dropped.
 """
 from __future__ import annotations
 
@@ -74,14 +74,22 @@ def test_a_pad_seen_empty_after_the_restart_opens_the_gate():
     assert [type(e) for e in heard] == [Accepted]
 
 
-def test_another_card_is_read_as_usual():
+def test_any_card_found_lying_after_a_restart_is_no_act_until_laid_again():
+    """Another card on the pad may be one the table refused before the cut (say a bid laid while the lots
+    were shown, left there): the restart must not turn it into the seat's act. Laid again, it is read."""
     journal, state, last = registered_kitty(5)
     session, bus, registry, heard = session_on(journal)
-    other = next(c for c in sorted(KITTY.rules.observe(state, 0)["hand"]) if c != last)
-    bus.publish(CardPlaced(LAYOUT.seats[0].pads[0], registry.uid_of(Tag("card", "pairs", other))))
+    pad = LAYOUT.seats[0].pads[0]
+    other = registry.uid_of(Tag("card", "pairs", next(c for c in sorted(KITTY.rules.observe(state, 0)["hand"])
+                                                      if c != last)))
+    bus.publish(CardPlaced(pad, other))
+    bus.dispatch()
+    assert session.state == state and heard == []
+    bus.publish(CardRemoved(pad, other))
+    bus.publish(CardPlaced(pad, other))
     bus.dispatch()
     assert [type(e) for e in heard] == [Accepted]
-    assert KITTY.rules.observe(session.state, 0)["my_pass"] == other
+    assert KITTY.rules.observe(session.state, 0)["my_pass"] == registry.lookup(other).card
 
 
 def test_an_event_from_a_pad_or_seat_the_layout_lacks_is_dropped(caplog):

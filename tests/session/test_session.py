@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, event as note_event, given, settings, strategies as st
 
 from table.assets import deck_data
-from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused, StaffCommand
+from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused, StaffCommand
 from table.games.feira_torio import rules as ft
 from table.games.kit.codec import from_json
 from table.games.kit.replay import replay
@@ -124,6 +124,7 @@ class Desk:
         self.bus.subscribe(Accepted, self.events.append)
         self.bus.subscribe(Refused, self.events.append)
         self.on: dict[str, str] = {}   # pad -> uid held there, as presence knows it
+        self._send(*(PadSeenEmpty(pad) for pad in self.layout.pads))   # as presence reports bare pads at start
 
     def _send(self, *events) -> list[Accepted | Refused]:
         start = len(self.events)
