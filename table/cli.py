@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                                  "exit status 1 when anything fails")
     doctor.add_argument("--layout", default=DEFAULT_LAYOUT, help="table layout (default: as for run)")
     doctor.add_argument("--emulated", action="store_true",
-                        help="run on emulated readers and mock pins, answered by an emulated hand")
+                        help="run on emulated readers, hubs and pins, answered by an emulated hand")
     doctor.add_argument("--break", dest="broken", action="append", default=[], metavar="PAD",
                         help="emulated or simulated only: make this pad's reader deaf first (repeatable)")
     doctor.add_argument("--patience", type=float, default=30.0, metavar="SECONDS",
@@ -107,6 +107,22 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:     # the reader of our output went away (`| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except Exception as error:  # a bad layout, a path that cannot be used, table hardware missing: one line
+        if (message := refusal(error)) is None:
+            raise
+        print(f"cardtable {args.command}: {message}", file=sys.stderr)
+        return 1
+
+
+def refusal(error: Exception) -> str | None:
+    """What to tell the user when `error` comes from their input or their machine, not from a bug; else None."""
+    from table.hardware.pins import NoTableHardware
+    from table.layout import LayoutError
+    if isinstance(error, (LayoutError, NoTableHardware)):
+        return str(error)
+    if isinstance(error, OSError) and error.filename is not None:   # a path that cannot be read or written
+        return f"{error.filename}: {error.strerror}"
+    return None
 
 
 def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

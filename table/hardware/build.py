@@ -5,13 +5,16 @@ seat, and its seat buttons publish ButtonDown on the table's bus; the table
 cannot tell the kinds apart.
 
 - simulated: virtual readers (cards placed by code) and gpiozero mock pins;
-- emulated: our MFRC522 driver over the register-level emulator behind a fake
-  spidev, chip selects and reset lines on mock pins, so the real driver code
-  runs and tests can place cards or break chips (Pi-wired layouts only);
+- emulated: our MFRC522 driver over the register-level emulator, so the real
+  driver code runs and tests can place cards or break chips: behind a fake
+  spidev with chip selects and reset lines on mock pins for Pi-wired readers,
+  and on emulated seat hubs (the hub firmware on an emulated Pico, on a pty)
+  for hub-wired ones;
 - real: spidev and the lgpio pin factory on the Pi, and seat hubs over USB.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import time
@@ -22,11 +25,12 @@ from pathlib import Path
 from gpiozero.pins import Factory as PinFactory
 
 from table.events import EventBus
-from table.hardware.lights import build_lights_and_buttons
-from table.hardware.pins import ROOT, missing_hardware, pin_factories, simulated_factories, table_is_here
+from table.hardware.lights import build_lights_and_buttons, press
+from table.hardware.pins import (ROOT, NoTableHardware, missing_hardware, not_a_pi, pin_factories,
+                                 simulated_factories, table_is_here)
 from table.hardware.ports import Reader, SeatLight
 from table.hardware.simulated import Noise, VirtualReader
-from table.layout import PI, Hub, Layout, Wiring
+from table.layout import PI, Hub, Layout, LayoutError, Wiring
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,8 @@ class Hardware:
     factories: dict[str, PinFactory]      # per board whose pins gpiozero drives (mock pins: press buttons)
     closers: list[Callable[[], None]] = field(default_factory=list)
     chips: dict = field(default_factory=dict)   # emulated hardware only: pad -> EmulatedChip
-    hubs: dict = field(default_factory=dict)    # real hardware only: hub name -> SeatHub
+    hubs: dict = field(default_factory=dict)    # real and emulated hardware: hub name -> SeatHub
+    picos: dict = field(default_factory=dict)   # emulated hardware only: hub name -> EmulatedHub
 
     def close(self) -> None:
         """Close everything, the rest even when one part fails to close."""
@@ -59,6 +64,13 @@ class Hardware:
             hub.wait_ready(max(0.0, deadline - time.monotonic()))
         return {name: hub.problem for name, hub in self.hubs.items() if not hub.ready}
 
+    def press(self, board: str, pin: int) -> None:
+        """Press and let go the button on `pin` of `board`: a mock pin, or a pin of an emulated hub."""
+        if board in self.picos:
+            self.picos[board].press(pin)
+        else:
+            press(self.factories[board], pin)
+
 
 Builder = Callable[[EventBus], Hardware]
 
@@ -71,34 +83,60 @@ def simulated(layout: Layout, noise: Noise = Noise(), seed: int = 0) -> Builder:
     return build
 
 
-def emulated(layout: Layout, board=None) -> Builder:
-    """The layout's Pi-wired readers as emulated chips on `board` (a new SpiBoard by default), mock pins.
+def emulated(layout: Layout, board=None, deaf: Iterable[str] = ()) -> Builder:
+    """The layout's readers as emulated chips read by our driver: Pi-wired ones on `board` (a new SpiBoard by
+    default) with mock pins, hub-wired ones on emulated hubs; the chips of the `deaf` pads are deaf from the start.
 
-    Every pad must be wired to the Pi. `Hardware.chips` (pad -> EmulatedChip)
-    lets the caller place cards and inject faults.
+    `Hardware.chips` (pad -> EmulatedChip) lets the caller place cards and
+    inject faults; `Hardware.press` presses buttons.
     """
     from table.hardware.rfid.emulator import EmulatedChip, SpiBoard
 
+    if layout.reader != "mfrc522":
+        raise LayoutError(f"{layout.source}: reader: the emulated table runs the mfrc522 driver only, "
+                          f"not {layout.reader!r}")
+
     def build(bus: EventBus) -> Hardware:
-        _refuse_hubs(layout, "emulated")
         spi = board or SpiBoard()
-        factories = simulated_factories(layout)
-        pins = factories[PI]
-        chips = {}
-        for wiring in layout.wiring:
-            chip = chips[wiring.pad] = EmulatedChip()
+        factories = {name: f for name, f in simulated_factories(layout).items() if name == PI}
+        chips = {w.pad: EmulatedChip() for w in layout.wiring}
+        for pad in deaf:
+            chips[pad].go_deaf()
+        for wiring in layout.readers_on(PI):
+            chip = chips[wiring.pad]
             if wiring.cs is None:
                 spi.wire(chip, wiring.bus, wiring.ce)
             else:
-                spi.wire_gpio(chip, wiring.bus, pins.pin(wiring.cs))
+                spi.wire_gpio(chip, wiring.bus, factories[PI].pin(wiring.cs))
             if wiring.reset is not None:
-                chip.wire_reset_pin(pins.pin(wiring.reset))
-        if layout.reader != "mfrc522":
-            raise NotImplementedError(f"the emulated table runs our driver only, not {layout.reader!r}")
+                chip.wire_reset_pin(factories[PI].pin(wiring.reset))
         hardware = _pi_readers(layout, bus, factories, spi.spidev, settle=None)   # emulated cards need no time
         hardware.chips = chips
+        try:
+            _add_emulated_hubs(hardware, layout, bus, chips)
+        except BaseException:
+            hardware.close()
+            raise
         return hardware
     return build
+
+
+def _add_emulated_hubs(hardware: Hardware, layout: Layout, bus: EventBus, chips: dict) -> None:
+    """An EmulatedHub per hub of the layout over its readers' `chips` (pad -> EmulatedChip), each with a serial
+    number (its own, or made up to tell identical Picos apart), and the host's SeatHubs on them, as on real
+    hardware."""
+    from table.hardware.hub.emulated import EmulatedHub
+
+    hubs = []
+    for number, hub in enumerate(layout.hubs, 1):
+        uid = number.to_bytes(8, "big")
+        hub = dataclasses.replace(hub, serial=hub.serial or uid.hex().upper())
+        selects = {w.cs: chips[w.pad] for w in layout.readers_on(hub.name)}
+        pico = hardware.picos[hub.name] = EmulatedHub(hub.serial, selects, hub.usb, uid)
+        hardware.closers.append(pico.close)
+        hubs.append(hub)
+    ports = [pico.port for pico in hardware.picos.values()]
+    _add_hubs(hardware, dataclasses.replace(layout, hubs=tuple(hubs)), bus, lambda: ports)
 
 
 class ChipPad:
@@ -131,10 +169,8 @@ def real(layout: Layout, list_ports: Callable[[], Iterable] | None = None) -> Bu
     `list_ports` lists serial ports (pyserial's comports by default) where the hubs are looked for.
     """
     def build(bus: EventBus) -> Hardware:
-        spidev = None
-        if layout.readers_on(PI):
-            import spidev
-        hardware = _pi_readers(layout, bus, pin_factories(layout, simulated=False), spidev)
+        factories = pin_factories(layout, simulated=False)
+        hardware = _pi_readers(layout, bus, factories, _spidev() if layout.readers_on(PI) else None)
         try:
             _add_hubs(hardware, layout, bus, list_ports)
         except BaseException:
@@ -153,13 +189,20 @@ def choose(layout: Layout, hardware: str = "auto", root: Path = ROOT) -> tuple[B
     a café's table into the simulation.
     """
     missing = missing_hardware(layout, root)
+    if hardware == "real" and (not_here := not_a_pi(layout, root)):
+        raise NoTableHardware(f"{not_here}: the layout's lights, buttons and readers on the Pi cannot be driven "
+                              "here; use --hardware simulated")
     real_here = hardware == "real" or hardware == "auto" and table_is_here(layout, root)
     return (real(layout) if real_here and layout.backend != "simulated" else None), missing
 
 
-def _refuse_hubs(layout: Layout, kind: str) -> None:
-    if layout.hubs:
-        raise NotImplementedError(f"{kind} seat hubs are not wired into the table yet (layout {layout.name!r})")
+def _spidev():
+    """The spidev module, for the readers on the Pi's SPI buses."""
+    try:
+        import spidev
+    except ImportError:
+        raise NoTableHardware("the spidev package is missing: pip install spidev") from None
+    return spidev
 
 
 def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory], spidev, **settle) -> Hardware:

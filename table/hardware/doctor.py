@@ -5,19 +5,27 @@ and asks for that seat's buttons, asks for a card on each pad, and lists what
 works and what does not. The maker answers with the table itself (buttons
 and cards), so a doctor needs no keyboard; whoever answers is a `Maker`: the
 console for a person, or an emulated hand in tests and `--emulated` runs.
+A part that is not there (the Pi, an SPI device, a hub) is reported in one
+line, and nothing is asked of what hangs on it.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, ReaderFailed
+from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, ReaderFailed, ReaderRecovered
+from table.hardware import build
+from table.hardware.pins import NoTableHardware, missing_spi_devices, not_a_pi
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import LightState, Reader, SeatLight
 from table.hardware.presence import PresenceTracker
-from table.layout import Layout
+from table.layout import PI, Layout, load_layout
+
+CARD = "04C0FFEE000001"   # the tag an emulated hand lays on the pads
+FIRST_ROUND_S = 0.25      # readers are polled this long before their probe: a hub reports a reader once it polled it
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +87,10 @@ class ConsoleMaker:
 class Doctor:
     """Checks the readers, then each seat's light and buttons, then every pad, and reports.
 
-    `readers` and `lights` are the table's adapters (real or emulated), its
-    buttons publish ButtonDown on `bus`. Every wait for the maker ends after
-    `patience_s` seconds, which counts as a failure of that part.
+    `readers` and `lights` are the table's adapters (real or emulated) that
+    can answer: only their pads and seats are checked. Its buttons publish
+    ButtonDown on `bus`. Every wait for the maker ends after `patience_s`
+    seconds, which counts as a failure of that part.
     """
 
     def __init__(self, layout: Layout, readers: Mapping[str, Reader], lights: Mapping[int, SeatLight],
@@ -97,14 +106,20 @@ class Doctor:
         self._seen: list = []
         for kind in (ButtonDown, CardPlaced, CardRemoved, ReaderFailed):
             bus.subscribe(kind, self._seen.append)
+        self._failing: dict[str, str] = {}   # pad -> why its reader fails, while it does
+        bus.subscribe(ReaderFailed, self._on_failed)
+        bus.subscribe(ReaderRecovered, self._on_recovered)
 
     def run(self) -> list[Finding]:
         """Every check, in order; the findings make the report."""
-        findings = [self._probe(pad, reader) for pad, reader in self.readers.items()]
+        pads = [pad for pad in self.layout.pads if pad in self.readers]
+        self._wait(lambda event: False, FIRST_ROUND_S)
+        findings = [self._probe(pad, self.readers[pad]) for pad in pads]
         deaf = {f.part.removeprefix("reader ") for f in findings if not f.ok}
         for seat in self.layout.seats:
-            findings += self._seat(seat.number, [name for name, _ in seat.buttons])
-        for pad in self.layout.pads:
+            if seat.number in self.lights:
+                findings += self._seat(seat.number, [name for name, _ in seat.buttons])
+        for pad in pads:
             if pad not in deaf:
                 findings.append(self._pad(pad))
         return findings
@@ -113,7 +128,7 @@ class Doctor:
 
     def _probe(self, pad: str, reader: Reader) -> Finding:
         self.maker.tell(f"Reader of pad '{pad}'...")
-        if not reader.reset():
+        if pad in self._failing or not reader.reset():
             return Finding(f"reader {pad}", False, "no answer: check its power (3.3 V), SPI wires, chip select and "
                                                    "that no other module holds MISO")
         version = getattr(reader, "version", None)
@@ -145,6 +160,8 @@ class Doctor:
         return findings
 
     def _pad(self, pad: str) -> Finding:
+        if pad in self._failing:   # it failed since its probe
+            return Finding(f"pad {pad}", False, f"its reader fails: {self._failing[pad]}")
         seat, _ = self.layout.pad_place(pad)
         self._seen.clear()
         self.maker.ask(Place(pad, "the centre" if seat is None else f"seat {seat}"))
@@ -165,12 +182,19 @@ class Doctor:
 
     # ------------------------------------------------------------ the table's loop
 
-    def _wait(self, wanted: Callable[[object], bool]):
-        """Poll the readers and deliver events until one is `wanted` (returned) or patience runs out (None).
+    def _on_failed(self, event: ReaderFailed) -> None:
+        self._failing[event.pad] = event.reason
+
+    def _on_recovered(self, event: ReaderRecovered) -> None:
+        self._failing.pop(event.pad, None)
+
+    def _wait(self, wanted: Callable[[object], bool], timeout_s: float | None = None):
+        """Poll the readers and deliver events until one is `wanted` (returned) or `timeout_s` (default: patience)
+        runs out (None).
 
         Every event seen since the request stays in `_seen`, for hints.
         """
-        deadline = time.monotonic() + self.patience_s
+        deadline = time.monotonic() + (self.patience_s if timeout_s is None else timeout_s)
         while time.monotonic() < deadline:
             self.poller.poll_once()
             self.bus.dispatch()
@@ -227,46 +251,80 @@ class HandMaker:
 def run_doctor(args) -> int:
     """`cardtable doctor`: the report, exit status 1 when anything failed.
 
-    On a layout wired to real hardware it runs on that hardware with the
-    person at the console. With `--emulated` (or on a simulated layout) a
-    HandMaker answers on emulated chips (or virtual readers) and `--break PAD`
-    makes that pad's reader deaf first.
+    On a layout wired to real hardware it runs on what of that hardware is
+    here, with the person at the console. With `--emulated` (or on a
+    simulated layout, whose hardware is simulated anyway) a HandMaker answers
+    on emulated chips and hubs (or virtual readers), and `--break PAD` makes
+    that pad's reader deaf first.
     """
-    from table.hardware import build
-    from table.hardware.lights import press
-    from table.layout import load_layout
-
     layout = load_layout(args.layout)
-    bus = EventBus()
     hand_driven = args.emulated or layout.backend == "simulated"
-    if not hand_driven:
-        hardware = build.real(layout)(bus)
-        maker: Maker = ConsoleMaker()
+    if args.broken and not hand_driven:
+        raise SystemExit("cardtable doctor: --break needs --emulated (a real reader cannot be made deaf)")
+    if unknown := [pad for pad in args.broken if pad not in layout.pads]:
+        raise SystemExit(f"cardtable doctor: no pad {unknown[0]!r} in {layout.name!r} "
+                         f"(its pads: {', '.join(layout.pads)})")
+    bus = EventBus()
+    if hand_driven:
+        hardware = _emulated(layout, bus, args.emulated and layout.backend != "simulated", args.broken)
+        boards, no_device = {}, {}
+        maker: Maker = _hand(layout, hardware, bus)
     else:
-        hardware = (build.emulated(layout) if args.emulated else build.simulated(layout))(bus)
-        pads = {pad: build.ChipPad(chip) for pad, chip in hardware.chips.items()} or hardware.readers
-        for pad in args.broken:
-            if pad not in pads:
-                raise SystemExit(f"cardtable doctor: no pad {pad!r} in {layout.name!r}")
-            if args.emulated:
-                hardware.chips[pad].go_deaf()
-            else:
-                pads[pad].broken = True
-
-        def push(seat: int, button: str) -> None:   # the hand presses only where it sees a light
-            if hardware.lights[seat].state is LightState.OFF:
-                return
-            spec = layout.seats[seat - 1]
-            press(hardware.factories[spec.board], dict(spec.buttons)[button])
-
-        maker = HandMaker(bus, push, lambda pad: pads[pad].place("04C0FFEE000001"), lambda pad: pads[pad].lift())
+        hardware, boards, no_device = _real(layout, bus)
+        maker = ConsoleMaker()
     try:
-        unplugged = hardware.wait_for_hubs(args.patience)
-        findings = [Finding(f"hub {name}", False, f"{problem}: check its USB cable, its serial number in the layout "
-                                                  "and that it runs the firmware (docs/hubs.md)")
-                    for name, problem in unplugged.items()]
-        findings += Doctor(layout, hardware.readers, hardware.lights, bus, maker, args.patience).run()
+        wait_s = min(args.patience, build.HUBS_WAIT_S)
+        if hardware.hubs:
+            maker.tell(f"Waiting for the {len(hardware.hubs)} seat hubs (at most {wait_s:g} s)...")
+        for name, problem in hardware.wait_for_hubs(wait_s).items():
+            boards[name] = (f"{problem}: check its USB cable, its serial number in the layout and that it runs "
+                            "the firmware (docs/hubs.md)")
+        findings = [Finding("Raspberry Pi" if board == PI else f"hub {board}", False, problem)
+                    for board, problem in boards.items()]
+        findings += [Finding(f"reader {pad}", False, problem) for pad, problem in no_device.items()]
+        board_of = {w.pad: w.board for w in layout.wiring}
+        readers = {pad: reader for pad, reader in hardware.readers.items()
+                   if pad not in no_device and board_of.get(pad) not in boards}
+        lights = {n: light for n, light in hardware.lights.items() if layout.seats[n - 1].board not in boards}
+        findings += Doctor(layout, readers, lights, bus, maker, args.patience).run()
     finally:
         hardware.close()
     print(report(findings))
     return 0 if all(f.ok for f in findings) else 1
+
+
+def _real(layout: Layout, bus: EventBus) -> tuple[build.Hardware, dict[str, str], dict[str, str]]:
+    """The layout's real hardware that is here; the boards that are not (the Pi: left out of the build) and the
+    readers whose SPI device is missing, each with why."""
+    not_here = not_a_pi(layout)
+    if not not_here:
+        try:
+            return build.real(layout)(bus), {}, missing_spi_devices(layout)
+        except NoTableHardware as error:   # a Pi without its GPIO or SPI software, or no access to them
+            not_here = str(error)
+    off_pi = dataclasses.replace(layout, seats=tuple(s for s in layout.seats if s.board != PI),
+                                 wiring=tuple(w for w in layout.wiring if w.board != PI))
+    return build.real(off_pi)(bus), {PI: not_here}, {}
+
+
+def _emulated(layout: Layout, bus: EventBus, emulate: bool, broken: list[str]) -> build.Hardware:
+    """The layout's emulated hardware (or simulated, unless `emulate`), with the `broken` pads' readers deaf."""
+    if emulate:
+        return build.emulated(layout, deaf=broken)(bus)
+    hardware = build.simulated(layout)(bus)
+    for pad in broken:
+        hardware.readers[pad].broken = True
+    return hardware
+
+
+def _hand(layout: Layout, hardware: build.Hardware, bus: EventBus) -> HandMaker:
+    """A hand on emulated or simulated hardware: it lays a card where asked, and presses a button where it sees
+    a light."""
+    pads = {pad: build.ChipPad(chip) for pad, chip in hardware.chips.items()} or hardware.readers
+
+    def push(seat: int, button: str) -> None:
+        if hardware.lights[seat].state is not LightState.OFF:
+            spec = layout.seats[seat - 1]
+            hardware.press(spec.board, dict(spec.buttons)[button])
+
+    return HandMaker(bus, push, lambda pad: pads[pad].place(CARD), lambda pad: pads[pad].lift())

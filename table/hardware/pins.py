@@ -113,6 +113,24 @@ def table_is_here(layout: Layout, root: Path = ROOT) -> bool:
     return any(hub.usb in plugged for hub in layout.hubs)
 
 
+def not_a_pi(layout: Layout, root: Path = ROOT) -> str | None:
+    """Why the layout's Pi-wired parts cannot be here, when it puts parts on the Pi and this is no Raspberry Pi."""
+    if PI in layout.boards and pi_model(root) is None:
+        return f"this is not a Raspberry Pi (no Raspberry Pi model in {root / 'proc/device-tree/model'})"
+    return None
+
+
+def missing_spi_devices(layout: Layout, root: Path = ROOT) -> dict[str, str]:
+    """Pad -> what to do, for each Pi-wired reader whose /dev/spidev device is missing."""
+    config, missing = pi_spi_config(layout), {}
+    for w in layout.readers_on(PI):
+        device = root / f"dev/spidev{w.bus}.{w.ce if w.ce is not None else 0}"
+        if not device.exists():
+            missing[w.pad] = (f"no {device} for pad {w.pad!r}: add {config[w.bus]} to /boot/firmware/config.txt "
+                              "and reboot")
+    return missing
+
+
 def missing_hardware(layout: Layout, root: Path = ROOT) -> list[str]:
     """What a checked layout needs on this machine and does not find; empty when its hardware is all here.
 
@@ -121,15 +139,8 @@ def missing_hardware(layout: Layout, root: Path = ROOT) -> list[str]:
     """
     if layout.backend == "simulated":
         return []
-    missing = []
-    if PI in layout.boards and pi_model(root) is None:
-        missing.append(f"this is not a Raspberry Pi (no Raspberry Pi model in {root / 'proc/device-tree/model'})")
-    config = pi_spi_config(layout)
-    for w in layout.readers_on(PI):
-        device = root / f"dev/spidev{w.bus}.{w.ce if w.ce is not None else 0}"
-        if not device.exists():
-            missing.append(f"no {device} for pad {w.pad!r}: add {config[w.bus]} to /boot/firmware/config.txt "
-                           "and reboot")
+    pi = not_a_pi(layout, root)
+    missing = ([pi] if pi else []) + list(missing_spi_devices(layout, root).values())
     plugged = usb_devices(root)
     unnamed = defaultdict(list)
     for hub in layout.hubs:

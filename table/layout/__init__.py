@@ -14,6 +14,7 @@ and refuses it with every problem `table.layout.check` finds.
 """
 from __future__ import annotations
 
+import difflib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,7 +210,9 @@ class _Table:
     def only(self, *keys: str) -> None:
         for key in self.data:
             if key not in keys:
-                raise self.fail(key, f"unknown key (known here: {', '.join(keys)})")
+                close = difflib.get_close_matches(key, keys, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise self.fail(key, f"unknown key (known here: {', '.join(keys)}){hint}")
 
     def layout(self) -> Layout:
         self.only("name", "backend", "reader", "presence", "lights", "pi", "hubs", "pads", "seats", "centre")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from table.games import GAMES
 from table.hardware.simulated import Noise
-from table.layout import LayoutError, load_layout
+from table.layout import load_layout
 from table.session.replay import public_state
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
@@ -19,13 +19,12 @@ NOISY = Noise(miss=0.1, flap=0.2, repeat=0.1)   # a poor reader: still no phanto
 def run_demo(args: Namespace) -> int:
     game = GAMES[args.game]
     players = game.info.players
-    try:
-        layout = load_layout(args.layout or ("sim-6-single" if args.players <= 6 else "sim-8-single"))
-    except LayoutError as error:
-        raise SystemExit(f"cardtable demo: {error}") from None
+    layout = load_layout(args.layout or ("sim-6-single" if args.players <= 6 else "sim-8-single"))
     if args.players not in players or args.players > len(layout.seats):
         raise SystemExit(f"cardtable demo: {game.name} is for {players.start} to {players.stop - 1} players "
                          f"and this table has {len(layout.seats)} seats, not {args.players} players")
+    if args.frames and args.frames.exists() and not args.frames.is_dir():
+        raise SystemExit(f"cardtable demo: {args.frames} is a file: --frames takes a folder")
     if args.journal:
         replace_demo_journal(args.journal)
     journal = Journal(args.journal or ":memory:", origin="demo")

@@ -4,13 +4,15 @@ from __future__ import annotations
 import pytest
 
 from table.cli import main
-from table.hardware.doctor import Doctor, HandMaker, report
 from table.events import EventBus
+from table.hardware import pins
+from table.hardware.doctor import Doctor, HandMaker, report
+from table.hardware.hub import host
 from table.hardware.lights import build_lights_and_buttons, press
 from table.hardware.pins import simulated_factories
 from table.hardware.ports import LightState
 from table.hardware.simulated import VirtualReader
-from table.layout import load_layout
+from table.layout import LAYOUTS, load_layout
 
 
 class Bench:
@@ -119,3 +121,70 @@ def test_doctor_names_a_reader_broken_on_purpose_and_fails(capsys):
 def test_doctor_refuses_to_break_a_pad_the_table_does_not_have():
     with pytest.raises(SystemExit, match="no pad 'seat9'"):
         main(["doctor", "--layout", "pi-4-seat", "--emulated", "--break", "seat9"])
+
+
+def parts_of(name: str) -> int:
+    """The parts the doctor checks on a sound table: a reader and a pad per pad, a light and its buttons per seat."""
+    layout = load_layout(name)
+    return 2 * len(layout.pads) + sum(1 + len(seat.buttons) for seat in layout.seats)
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in LAYOUTS.glob("*.toml")))
+def test_doctor_emulated_passes_on_every_shipped_layout(name, capsys):
+    """Pi-wired readers on emulated chips, hub-wired ones on emulated hubs (the firmware on an emulated Pico,
+    over a pty), simulated tables on their simulated hardware."""
+    assert main(["doctor", "--layout", name, "--emulated", "--patience", "10"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(f"{parts_of(name)} of {parts_of(name)} parts work.")
+
+
+def test_doctor_on_emulated_hubs_names_a_deaf_reader_and_asks_nothing_of_it(capsys):
+    assert main(["doctor", "--layout", "hubs-8-seat", "--emulated", "--break", "seat3-b", "--patience", "10"]) == 1
+    out = capsys.readouterr().out
+    bad = [line for line in out.splitlines() if line.startswith("BAD")]
+    assert [line.split()[1:3] for line in bad] == [["reader", "seat3-b"]]
+    assert "Lay a card on pad 'seat3-b'" not in out and "Lay a card on pad 'seat3-c'" in out
+    total = parts_of("hubs-8-seat") - 1
+    assert out.rstrip().endswith(f"{total - 1} of {total} parts work; 1 needs attention.")
+
+
+@pytest.fixture
+def bare_machine(monkeypatch):
+    """This machine as a laptop: no Raspberry Pi, no seat hub on USB (whatever machine runs the tests)."""
+    monkeypatch.setattr(pins, "pi_model", lambda root=None: None)
+    monkeypatch.setattr(host, "find_hubs", lambda *args: [])
+
+
+def test_doctor_off_a_pi_names_the_missing_pi_in_one_line_and_asks_for_nothing(bare_machine, capsys):
+    assert main(["doctor", "--layout", "pi-4-seat", "--patience", "30"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "BAD  Raspberry Pi  this is not a Raspberry Pi (no Raspberry Pi model in /proc/device-tree/model)",
+        "0 of 1 parts work; 1 needs attention."]
+
+
+def test_doctor_on_a_pi_it_cannot_drive_says_why_in_one_line(bare_machine, monkeypatch, capsys):
+    monkeypatch.setattr(pins, "pi_model", lambda root=None: "Raspberry Pi 5 Model B Rev 1.0")
+    def no_gpio(*args):
+        raise pins.NoTableHardware("no Raspberry Pi header GPIO controller: add this user to the gpio group")
+
+    monkeypatch.setattr(pins, "find_gpiochip", no_gpio)
+    assert main(["doctor", "--layout", "pi-4-seat", "--patience", "30"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "BAD  Raspberry Pi  no Raspberry Pi header GPIO controller: add this user to the gpio group",
+        "0 of 1 parts work; 1 needs attention."]
+
+
+def test_doctor_with_no_hub_plugged_in_names_each_hub_and_asks_for_nothing(bare_machine, capsys):
+    assert main(["doctor", "--layout", "hubs-8-seat", "--patience", "0.5"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Waiting for the 4 seat hubs (at most 0.5 s)..."
+    assert [line.split("  ")[:2] for line in lines[1:5]] == [["BAD", "hub hub1"], ["BAD", "hub hub2"],
+                                                             ["BAD", "hub hub3"], ["BAD", "hub hub4"]]
+    assert all("no hub found: check its USB cable" in line for line in lines[1:5])
+    assert lines[5:] == ["0 of 4 parts work; 4 need attention."]
+
+
+def test_doctor_refuses_to_break_a_real_reader(capsys):
+    with pytest.raises(SystemExit, match="--break needs --emulated"):
+        main(["doctor", "--layout", "pi-4-seat", "--break", "seat1"])

@@ -151,6 +151,39 @@ def test_a_parsing_error_names_the_file_and_the_key(tmp_path, change, key, probl
     assert str(error.value).startswith(f"{path}: {key}: ") and problem in str(error.value)
 
 
+@pytest.mark.parametrize("text, change, key, known", [
+    (PI_TABLE, ('name = "two', 'nmae = "two'), "nmae",
+     "name, backend, reader, presence, lights, pi, hubs, pads, seats, centre); did you mean 'name'?"),
+    (PI_TABLE, ("[centre]", "[center]"), "center", "pads, seats, centre); did you mean 'centre'?"),
+    (PI_TABLE, ('backend = "pi"', 'backend = "pi"\n[presence]\nplace_aftr = 3'), "presence.place_aftr",
+     "place_after, remove_after, poll_interval); did you mean 'place_after'?"),
+    (PI_TABLE, ('backend = "pi"', 'backend = "pi"\n[lights]\ncommon_anod = true'), "lights.common_anod",
+     "common_anode); did you mean 'common_anode'?"),
+    (PI_TABLE, ("reset = 27", "rest = 27"), "pi.rest", "reset); did you mean 'reset'?"),
+    (PI_TABLE, ("ce = 1", "ce = 1\nchip = 2"), "pads.s2.chip", "board, spi, ce, cs, reset)"),
+    (PI_TABLE, ("light = [22, 23, 24]", "lihgt = [22, 23, 24]"), "seats[1].lihgt",
+     "pads, board, light, buttons); did you mean 'light'?"),
+    (PI_TABLE, ("buttons = { next = 13, ok = 16 }", "buttons = { next = 13, okay = 16 }"), "seats[0].buttons.okay",
+     "next, ok, back); did you mean 'ok'?"),
+    (PI_TABLE, ('pads = ["c"]', 'pad = ["c"]'), "centre.pad", "pads); did you mean 'pads'?"),
+    (HUB_TABLE, ("sck = 2", "sclk = 2"), "hubs[0].sclk",
+     "name, usb, serial, spi, sck, mosi, miso, reset); did you mean 'sck'?"),
+], ids=["top", "centre-table", "presence", "lights", "pi", "pad", "seat", "button", "centre", "hub"])
+def test_a_key_the_schema_does_not_have_is_refused_anywhere_naming_the_keys_allowed(tmp_path, text, change, key,
+                                                                                 known):
+    path = write(tmp_path, text, change)
+    with pytest.raises(LayoutError) as error:
+        read_layout(path)
+    assert str(error.value).startswith(f"{path}: {key}: unknown key (known here: ")
+    assert str(error.value).endswith(known)
+
+
+def test_layout_check_names_a_misspelt_key_and_exits_1(tmp_path, capsys):
+    path = write(tmp_path, PI_TABLE, ("[centre]", "[center]"))
+    assert main(["layout", "check", str(path)]) == 1
+    assert capsys.readouterr().out.startswith(f"error: {path}: center: unknown key")
+
+
 def test_a_file_that_is_not_toml_or_not_there_is_refused_by_name(tmp_path):
     with pytest.raises(LayoutError, match=r"table.toml: not valid TOML"):
         read_layout(write(tmp_path, "name = \n"))
