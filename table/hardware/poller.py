@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from table.events import EventBus, RawRead, ReaderDead, ReaderFailed, ReaderRecovered
@@ -11,71 +12,113 @@ from table.hardware.ports import Reader, ReaderFault
 
 log = logging.getLogger(__name__)
 
+FIRST_WAIT_S = 0.02   # the wait after a failing reader's first retry: the layouts' poll interval
+MAX_WAIT_S = 0.25     # the longest wait between two retries, so a reader that answers again is polled within it
+DEAD_AFTER_S = 1.0    # a reader failing this long is reported dead
+
 
 @dataclass(slots=True)
 class _Failing:
-    """A reader being nursed: how many attempts in a row failed, and the round of the next one."""
+    """A reader being nursed: since when it fails, when its next retry is due, and the wait before that one."""
 
-    failures: int = 0
-    next_round: int = 0
+    since: float
+    due: float
+    wait: float = 0.0
+    dead: bool = False
 
 
 class ReaderPoller:
     """Polls a set of readers in turn and publishes one RawRead per healthy reader per round.
 
     The health loop: a reader whose poll raises (ReaderFault, or any error of
-    its adapter) is reported once
-    (ReaderFailed) and reset, and polled again next round. Each further
-    failure resets it again and waits twice as many rounds as the last before
-    the next poll, at most `max_wait` rounds; after `dead_after` failures in a row the reader is
-    reported dead (ReaderDead) and keeps being retried every `max_wait`
-    rounds. Its first good poll reports ReaderRecovered. A failed reader
-    publishes no reads: presence neither places nor removes a card on it.
+    its adapter) is reported once (ReaderFailed) and nursed: reset and polled
+    again at once, then after each failed retry it waits twice as long as
+    after the last one, from `first_wait_s` up to `max_wait_s`, so that a
+    reader that answers again is polled within `max_wait_s` however long it
+    failed. A reader failing for `dead_after_s` is reported dead (ReaderDead)
+    and is still retried as often. Its first good poll reports
+    ReaderRecovered and its read. A failing reader publishes no reads:
+    presence neither places nor removes a card on it. Times come from
+    `clock` (seconds, monotonic).
     """
 
-    def __init__(self, readers: Iterable[Reader], bus: EventBus, dead_after: int = 6, max_wait: int = 250) -> None:
+    def __init__(self, readers: Iterable[Reader], bus: EventBus, clock: Callable[[], float] = time.monotonic,
+                 first_wait_s: float = FIRST_WAIT_S, max_wait_s: float = MAX_WAIT_S,
+                 dead_after_s: float = DEAD_AFTER_S) -> None:
         self.readers = tuple(readers)
         self.bus = bus
-        self.dead_after = dead_after
-        self.max_wait = max_wait
-        self.round = 0
+        self.clock = clock
+        self.first_wait_s = first_wait_s
+        self.max_wait_s = max_wait_s
+        self.dead_after_s = dead_after_s
+        # pad -> its nursing: the polling thread adds a reader, the nursing thread alone changes and removes it
         self.failing: dict[str, _Failing] = {}
 
     def poll_once(self) -> None:
-        """Poll every reader due once, in order, publishing RawRead(pad, uid or None) for each good poll."""
-        self.round += 1
+        """Poll every healthy reader once, publishing RawRead(pad, uid or None) for each, then retry the failing
+        readers that are due."""
+        self._poll()
+        self._nurse()
+
+    def run(self, stop: threading.Event, interval_s: float = 0.02) -> None:
+        """Poll every `interval_s` seconds until `stop` is set; the body of a poller thread.
+
+        The failing readers are nursed on a thread of their own, so that a
+        reset that blocks (a hard reset waits 50 ms for the chips to start)
+        never delays the healthy readers' polls.
+        """
+        nurse = threading.Thread(target=_every, args=(self._nurse, stop, interval_s), name="reader nurse",
+                                 daemon=True)
+        nurse.start()
+        _every(self._poll, stop, interval_s)
+        nurse.join()
+
+    def _poll(self) -> None:
         for reader in self.readers:
-            failing = self.failing.get(reader.pad)
-            if failing is not None and self.round < failing.next_round:
+            if reader.pad in self.failing:
                 continue
             try:
                 uid = reader.poll()
             except Exception as fault:   # whatever one reader raises is its fault: never the poller thread's end
-                self._nurse(reader, fault)
+                if not isinstance(fault, ReaderFault):
+                    log.error("reader %s raised %r", reader.pad, fault)
+                self.bus.publish(ReaderFailed(reader.pad, str(fault)))   # before the nurse can report it back
+                now = self.clock()
+                self.failing[reader.pad] = _Failing(since=now, due=now)
                 continue
-            if failing is not None:
-                del self.failing[reader.pad]
-                self.bus.publish(ReaderRecovered(reader.pad))
             self.bus.publish(RawRead(reader.pad, uid))
 
-    def _nurse(self, reader: Reader, fault: Exception) -> None:
-        failing = self.failing.get(reader.pad)
-        if failing is None:
-            failing = self.failing[reader.pad] = _Failing()
-            if not isinstance(fault, ReaderFault):
-                log.error("reader %s raised %r", reader.pad, fault)
-            self.bus.publish(ReaderFailed(reader.pad, str(fault)))
-        failing.failures += 1
-        if failing.failures == self.dead_after:
-            self.bus.publish(ReaderDead(reader.pad))
-        try:
-            reader.reset()
-        except Exception as error:
-            log.error("resetting reader %s raised %r", reader.pad, error)
-        failing.next_round = self.round + min(2 ** (failing.failures - 1), self.max_wait)
+    def _nurse(self) -> None:
+        """Reset and poll again each failing reader whose retry is due; report those that answer."""
+        now = self.clock()
+        for reader in self.readers:
+            failing = self.failing.get(reader.pad)
+            if failing is None or now < failing.due:
+                continue
+            try:
+                if not reader.reset():
+                    raise ReaderFault("no answer after a reset")
+                uid = reader.poll()
+            except Exception as fault:
+                if not isinstance(fault, ReaderFault) and not failing.wait:
+                    log.error("retrying reader %s raised %r", reader.pad, fault)
+                self._failed_again(reader, failing)
+                continue
+            self.bus.publish(ReaderRecovered(reader.pad))
+            self.bus.publish(RawRead(reader.pad, uid))
+            del self.failing[reader.pad]
 
-    def run(self, stop: threading.Event, interval_s: float = 0.02) -> None:
-        """Poll every `interval_s` seconds until `stop` is set; the body of a poller thread."""
-        while not stop.is_set():
-            self.poll_once()
-            stop.wait(interval_s)
+    def _failed_again(self, reader: Reader, failing: _Failing) -> None:
+        now = self.clock()
+        if not failing.dead and now - failing.since >= self.dead_after_s:
+            failing.dead = True
+            self.bus.publish(ReaderDead(reader.pad))
+        failing.wait = min(2 * failing.wait or self.first_wait_s, self.max_wait_s)
+        failing.due = now + failing.wait
+
+
+def _every(step: Callable[[], None], stop: threading.Event, interval_s: float) -> None:
+    """Call `step` every `interval_s` seconds until `stop` is set."""
+    while not stop.is_set():
+        step()
+        stop.wait(interval_s)

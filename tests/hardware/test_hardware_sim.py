@@ -9,8 +9,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given, strategies as st
 
-from table.events import (ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, RawRead, ReaderDead,
-                          ReaderFailed, ReaderRecovered)
+from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, RawRead
 from table.hardware import lights as lights_module
 from table.hardware.lights import GpioSeatLight, build_lights_and_buttons, press
 from table.hardware.looks import LOOKS, MONO_LOOKS, Pattern
@@ -373,6 +372,28 @@ def test_a_state_shown_during_refused_is_not_overwritten(light, factory):
     assert rgb(factory) == pytest.approx((0.6, 0.7, 1.0))
 
 
+def test_light_changes_start_no_thread_and_one_thread_plays_every_pattern(factory, monkeypatch):
+    lights = [GpioSeatLight(*pins, pin_factory=factory) for pins in ((2, 3, 4), (5, 6, 7), (12,))]
+    lights[0].show(LightState.WAITING)      # the light thread starts with the first pattern, once per process
+    started = []
+    start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: started.append(thread.name) or start(thread))
+    try:
+        for state in list(LightState) * 5:
+            for light in lights:
+                light.show(state)
+        for pin in (2, 5, 12):
+            factory.pin(pin).clear_states()
+        for light in lights:
+            light.show(LightState.WAITING)
+        assert wait_until(lambda: min(len(factory.pin(pin).states) for pin in (2, 5, 12)) >= 3)   # all pulse
+    finally:
+        for light in lights:
+            light.close()
+    assert started == []
+    assert [thread.name for thread in threading.enumerate() if thread.name == "lights"] == ["lights"]
+
+
 # --- buttons and the simulated table
 
 @pytest.fixture
@@ -405,125 +426,3 @@ def test_each_seat_light_is_on_its_own_board(simulated_table):
     assert float(factories["hub2"].pin(3).state) == 1.0
     assert float(factories["hub1"].pin(3).state) == 0.0
 
-
-# --- the health loop
-
-class CountingReader(VirtualReader):
-    """A virtual reader that counts how often it is polled and reset."""
-
-    def __init__(self, pad: str) -> None:
-        super().__init__(pad)
-        self.polls: list[int] = []   # the poller round of each poll
-        self.resets = 0
-        self.poller: ReaderPoller | None = None
-
-    def poll(self):
-        self.polls.append(self.poller.round)
-        return super().poll()
-
-    def reset(self) -> bool:
-        self.resets += 1
-        return super().reset()
-
-
-def health_rig(dead_after: int = 6, max_wait: int = 250):
-    bus = EventBus()
-    reader, other = CountingReader("seat1"), VirtualReader("seat2")
-    other.reads = 0
-    poller = ReaderPoller([reader, other], bus, dead_after=dead_after, max_wait=max_wait)
-    reader.poller = poller
-    events = []
-    for kind in (RawRead, ReaderFailed, ReaderDead, ReaderRecovered):
-        bus.subscribe(kind, events.append)
-
-    def rounds(n: int) -> list:
-        """Run n poller rounds; the events about seat1 (seat2's reads are only counted)."""
-        events.clear()
-        for _ in range(n):
-            poller.poll_once()
-            bus.dispatch()
-        other.reads += sum(isinstance(e, RawRead) and e.pad == "seat2" for e in events)
-        return [e for e in events if not (isinstance(e, RawRead) and e.pad == "seat2")]
-
-    return reader, other, rounds
-
-
-def test_a_failed_reader_is_reported_once_reset_and_reported_back_on_its_first_good_poll():
-    reader, other, rounds = health_rig()
-    reader.place("AA")
-    assert rounds(1) == [RawRead("seat1", "AA")]
-    reader.broken = True
-    assert rounds(3) == [ReaderFailed("seat1", "simulated reader seat1 is broken")]
-    assert reader.polls == [1, 2, 3] and reader.resets == 2   # failed at rounds 2 and 3, reset after each
-    reader.broken = False
-    got = rounds(8)
-    assert got[0] == ReaderRecovered("seat1") and set(got[1:]) == {RawRead("seat1", "AA")}
-
-
-def test_a_failing_reader_is_retried_ever_more_rarely_then_reported_dead_and_still_retried():
-    reader, other, rounds = health_rig(dead_after=4, max_wait=8)
-    reader.broken = True
-    got = rounds(60)
-    assert got == [ReaderFailed("seat1", "simulated reader seat1 is broken"), ReaderDead("seat1")]
-    # waits of 1, 2, 4, 8 rounds after each failure, then every 8 rounds (max_wait)
-    assert reader.polls[:6] == [1, 2, 4, 8, 16, 24]
-    assert all(b - a == 8 for a, b in zip(reader.polls[4:], reader.polls[5:]))
-    assert reader.resets == len(reader.polls)
-    assert other.reads == 60   # the healthy reader was polled every round all along
-    reader.broken = False
-    got = rounds(9)
-    assert got[0] == ReaderRecovered("seat1") and got[1:] == [RawRead("seat1", None)] * (len(got) - 1)
-
-
-def test_a_card_lying_on_a_failed_reader_is_neither_removed_nor_placed_again():
-    bus = EventBus()
-    reader = VirtualReader("seat1")
-    poller = ReaderPoller([reader], bus)
-    PresenceTracker(bus, place_after=2, remove_after=3)
-    events = []
-    bus.subscribe(CardPlaced, events.append)
-    bus.subscribe(CardRemoved, events.append)
-
-    def rounds(n):
-        for _ in range(n):
-            poller.poll_once()
-            bus.dispatch()
-
-    reader.place("AA")
-    rounds(3)
-    reader.broken = True
-    rounds(200)
-    reader.broken = False
-    rounds(10)
-    assert events == [CardPlaced("seat1", "AA")]
-    reader.broken = True
-    rounds(50)
-    reader.lift()                 # taken away while the reader was deaf
-    reader.broken = False
-    rounds(300)
-    assert events == [CardPlaced("seat1", "AA"), CardRemoved("seat1", "AA")]
-
-
-class RaisingReader(VirtualReader):
-    """A reader whose adapter breaks with an error that is not a ReaderFault (a pin library's, say)."""
-
-    def poll(self):
-        raise RuntimeError("lgpio: bad handle")
-
-    def reset(self) -> bool:
-        raise OSError(19, "No such device")
-
-
-def test_any_error_of_one_reader_is_that_readers_fault_and_the_others_are_still_read():
-    bus = EventBus()
-    good = VirtualReader("seat2")
-    good.place("AA")
-    poller = ReaderPoller([RaisingReader("seat1"), good], bus)
-    events = []
-    for kind in (RawRead, ReaderFailed, ReaderDead):
-        bus.subscribe(kind, events.append)
-    for _ in range(70):
-        poller.poll_once()
-    bus.dispatch()
-    assert events[:2] == [ReaderFailed("seat1", "lgpio: bad handle"), RawRead("seat2", "AA")]
-    assert ReaderDead("seat1") in events and events.count(RawRead("seat2", "AA")) == 70

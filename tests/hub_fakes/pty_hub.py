@@ -13,9 +13,11 @@ from table.hardware.hub.host import PICO_MICROPYTHON
 class PtyHub:
     """The firmware stepping in a thread, its stream on a pty, with faults a test can inject on the line.
 
-    Outgoing: drop or corrupt the next frame of a kind, or send raw bytes
-    (garbage, a replayed frame). Incoming: drop the next host frame of a kind.
-    `sent` keeps every frame the hub wrote.
+    Outgoing: drop or corrupt the next frame of a kind, send raw bytes
+    (garbage, a replayed frame), or have the hub's own link send messages
+    of the test's, as (kind, fields), numbered as its next frames.
+    Incoming: drop the next host frame of a kind. `sent` keeps every frame
+    the hub wrote.
     """
 
     def __init__(self, board, pads, store, serial_number, heartbeat_ms=50, timeout_ms=1000):
@@ -28,6 +30,7 @@ class PtyHub:
         self.sent = []
         self.drop_out = self.corrupt_out = self.drop_in = None
         self.raw_out = []
+        self.messages_out = []
         self._incoming = b""
         self.paused = threading.Event()
         self._stop = threading.Event()
@@ -38,6 +41,9 @@ class PtyHub:
     def _run(self):
         while not self._stop.is_set() and not self.hub.stopped:
             if not self.paused.is_set():
+                while self.messages_out:
+                    kind, fields = self.messages_out.pop(0)
+                    self.hub.link.send(kind, *fields)
                 self.hub.step()
             time.sleep(0.001)
 

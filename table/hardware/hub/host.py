@@ -26,6 +26,10 @@ PICO_MICROPYTHON = (0x2E8A, 0x0005)   # USB VID:PID of MicroPython on a Raspberr
 READ_S = 0.02                         # longest wait for serial bytes before the link's clock ticks
 WRITE_S = 0.1                         # longest wait to hand a frame to the port; a hub that takes none is gone
 CONFIG_PUSHES = 3                     # times a connection pushes the wiring before it gives up on the hub
+# The messages a hub sends (its heartbeats stop at the link), and the UID lengths of its READERs: no card, or
+# an ISO 14443-3 UID.
+HUB_KINDS = (protocol.HELLO, protocol.SYNC, protocol.SYNCED, protocol.READER, protocol.BUTTON, protocol.ERROR)
+UID_SIZES = (0, 4, 7, 10)
 
 _PATTERNS = {  # pattern -> (protocol pattern, half period in s, flashes)
     Pattern.STEADY: (protocol.STEADY, 0.0, 0),
@@ -111,7 +115,11 @@ class SeatHub:
     and then reads its frames. When the hub goes (unplugged, or silent past
     `timeout_s`) its pads raise ReaderFault and the thread looks for it
     again, waiting `backoff_s` between tries, doubled each try up to
-    `max_backoff_s`.
+    `max_backoff_s`. A frame that does not fit the wiring (a reader or
+    button the hub does not have, a message only the host sends) is counted
+    in `misfits` and dropped; an error of the thread's own ends the
+    connection, not the thread, and a thread that ends unasked leaves the
+    pads at fault.
     """
 
     def __init__(self, bus: EventBus, wiring: HubWiring, serial_number: str | None = None,
@@ -137,6 +145,7 @@ class SeatHub:
         self.capabilities: tuple[int, int, int] | None = None   # readers, buttons, lights
         self.problem: str | None = "not connected yet"
         self.connections = 0                   # times the link came up ready
+        self.misfits = 0                       # frames dropped because they do not fit the wiring
         self._config_crc = protocol.crc16(protocol.pack_fields(protocol.CONFIG, wiring.config_fields()))
         self._changed = threading.Condition()  # guards the state below; never held while the port is used
         self._looks = [LOOKS[LightState.OFF]] * len(wiring.lights)   # last look that is not a flash
@@ -197,17 +206,29 @@ class SeatHub:
 
     def _run(self) -> None:
         delay = self.backoff_s
-        while not self._stop.is_set():
-            hubs = find_hubs(self.usb_id, self.serial_number, self.list_ports)
-            if len(hubs) == 1:
+        try:
+            while not self._stop.is_set():
                 connections = self.connections
-                self._talk(hubs[0].device)
+                try:
+                    self._find_and_talk()
+                except Exception as error:   # a fault of the host's own: it ends this connection, not the thread
+                    log.exception("seat hub %s: the host failed", self.name)
+                    self._gone(f"host error: {error!r}")
                 if self.connections > connections:
                     delay = self.backoff_s
-            else:
-                self._gone("no hub found" if not hubs else f"{len(hubs)} hubs match; give a serial number")
-            self._stop.wait(delay)
-            delay = min(2 * delay, self.max_backoff_s)
+                self._stop.wait(delay)
+                delay = min(2 * delay, self.max_backoff_s)
+        finally:
+            if not self._stop.is_set():   # ended unasked, whatever ended it: the pads are at fault from now on
+                self._gone("its thread has stopped")
+
+    def _find_and_talk(self) -> None:
+        """Talk to the hub until it goes, if exactly one matches; else say why not."""
+        hubs = find_hubs(self.usb_id, self.serial_number, self.list_ports)
+        if len(hubs) == 1:
+            self._talk(hubs[0].device)
+        else:
+            self._gone("no hub found" if not hubs else f"{len(hubs)} hubs match; give a serial number")
 
     def _talk(self, device: str) -> None:
         """Open `device` and talk to the hub there until it goes or we stop."""
@@ -264,7 +285,9 @@ class SeatHub:
             self._changed.notify_all()
 
     def _handle(self, kind: int, fields: tuple) -> None:
-        if kind == protocol.HELLO:
+        if not self._fits(kind, fields):
+            self._drop(kind, fields)
+        elif kind == protocol.HELLO:
             self._hello(*fields)
         elif kind == protocol.SYNC:
             self._send_lights()
@@ -281,10 +304,25 @@ class SeatHub:
         elif kind == protocol.ERROR:
             self._refuse("hub refused its wiring: " + fields[0].decode(errors="replace"))
 
+    def _fits(self, kind: int, fields: tuple) -> bool:
+        """Whether a message from the hub fits: a kind hubs send, of a reader or button the wiring has, with a
+        status and a UID a reader reports."""
+        if kind == protocol.READER:
+            index, status, uid = fields
+            return index < len(self.wiring.pads) and status in (protocol.OK, protocol.FAULT) and len(uid) in UID_SIZES
+        if kind == protocol.BUTTON:
+            return fields[0] < len(self.wiring.buttons)
+        return kind in HUB_KINDS
+
+    def _drop(self, kind: int, fields: tuple) -> None:
+        self.misfits += 1
+        if not self.misfits & (self.misfits - 1):   # the 1st, 2nd, 4th, 8th...: a hub cannot flood the log
+            log.warning("seat hub %s: dropped a frame that does not fit its wiring (kind %d, %r); %d so far",
+                        self.name, kind, fields, self.misfits)
 
     def _hello(self, version: int, boot: int, config_crc: int, readers: int, buttons: int, lights: int,
                hub_id: bytes, firmware: bytes) -> None:
-        self.hub_id, self.firmware = hub_id.decode(), firmware.decode()
+        self.hub_id, self.firmware = hub_id.decode(errors="replace"), firmware.decode(errors="replace")
         self.capabilities = (readers, buttons, lights)
         self._matched = version == protocol.VERSION and config_crc == self._config_crc
         if self._matched:
@@ -300,12 +338,16 @@ class SeatHub:
             self._config_pushes += 1
             self._link.send(protocol.CONFIG, *self.wiring.config_fields())
             self._link.ask_state()     # the answer shows the wiring the hub runs now
-        elif self._refused is None:
-            self._refuse("hub does not take its wiring")
+        else:
+            self._refuse(self._refused or "hub does not take its wiring")
 
     def _refuse(self, why: str) -> None:
+        """Say why the hub cannot serve, and ask for its state again after the timeout, so that neither a hub that
+        changed nor a stray frame leaves it refused for the rest of the connection."""
+        if why != self._refused:
+            log.error("seat hub %s: %s", self.name, why)
         self._refused = self.problem = why
-        log.error("seat hub %s: %s", self.name, why)
+        self._link.ask_state_later()
         self._changed.notify_all()
 
     def _pressed(self, index: int, presses: int) -> None:

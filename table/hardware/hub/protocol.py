@@ -197,6 +197,10 @@ class Link:
         self._asked, self._asked_seq = self._clock.ticks_ms(), self._seq
         self.send(SYNC)
 
+    def ask_state_later(self):
+        """Ask the peer for its whole state once the timeout has passed, whatever comes meanwhile."""
+        self._asked, self._asked_seq = self._clock.ticks_ms(), None
+
     def send_state(self, messages):
         """Send our whole state, `messages` as (kind, fields), then SYNCED: the SYNC it answers, where it began."""
         first = self._seq

@@ -1,13 +1,16 @@
 """The Reader port for an MFRC522 wired to the Pi: spidev, chip select on a CE line or a GPIO, reset on a GPIO."""
 from __future__ import annotations
 
+import threading
 import time
+from contextlib import nullcontext
 
 from gpiozero import DigitalOutputDevice
 
 from table.hardware.ports import ReaderFault
 from table.hardware.rfid.mfrc522 import FIELD_SETTLE_MS, RESET_LOW_MS, STARTUP_MS, Mfrc522
 
+_SPI = threading.Lock()   # one transaction at a time: the poller's thread and its nurse's share the buses
 
 
 class ResetLine:
@@ -18,6 +21,7 @@ class ResetLine:
     def __init__(self, pin: int | str, pin_factory=None) -> None:
         self._pin = DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory)
         self.chips: list[Mfrc522] = []   # the drivers of the readers wired to this line
+        self.lock = threading.Lock()     # held through each poll and reset of those readers: a pulse restarts them all
 
     def pulse(self) -> None:
         self._pin.off()
@@ -58,6 +62,7 @@ class SpiReader:
         self._opened = False
         self._cs = None if cs_pin is None else DigitalOutputDevice(cs_pin, active_high=False, pin_factory=pin_factory)
         self._chip = Mfrc522(self._transfer, None if reset is None else reset.pulse, settle)
+        self._line = nullcontext() if reset is None else reset.lock
         if reset is not None:
             reset.chips.append(self._chip)
         self._chip.reset()   # a reader that does not answer now raises ReaderFault at its first poll
@@ -69,12 +74,14 @@ class SpiReader:
 
     def poll(self) -> str | None:
         """The UID (upper-case hex) of the card on the pad, or None; raises ReaderFault when the chip does not answer."""
-        uid = self._chip.poll()
+        with self._line:
+            uid = self._chip.poll()
         return None if uid is None else uid.hex().upper()
 
     def reset(self) -> bool:
         """Soft reset, then hard reset through the reset pin; True when the chip answers again."""
-        return self._chip.reset()
+        with self._line:
+            return self._chip.reset()
 
     def close(self) -> None:
         """Switch the antenna off if the chip still answers, and let go of the SPI device and the pins."""
@@ -93,13 +100,14 @@ class SpiReader:
         try:
             if not self._opened:
                 self._open()
-            if self._cs is not None:
-                self._cs.on()
-            try:
-                return bytes(self._spi.xfer2(list(data)))
-            finally:
+            with _SPI:
                 if self._cs is not None:
-                    self._cs.off()
+                    self._cs.on()
+                try:
+                    return bytes(self._spi.xfer2(list(data)))
+                finally:
+                    if self._cs is not None:
+                        self._cs.off()
         except OSError as error:
             self._opened = False
             self._spi.close()

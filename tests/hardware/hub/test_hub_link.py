@@ -37,7 +37,7 @@ def rgb(state):
 class Rig:
     """A fake Pico on a pty, and the host's SeatHub with presence tracking, on one bus."""
 
-    def __init__(self, wiring=WIRING):
+    def __init__(self, wiring=WIRING, timeout_s=1.0):
         self.store = MemoryStore()
         self.board = Board(uid=bytes.fromhex(SERIAL))
         self.pads = Pads(self.board, CHIP_SELECTS)
@@ -50,7 +50,7 @@ class Rig:
             self.bus.subscribe(kind, self.events.append)
         self.host = SeatHub(self.bus, wiring, serial_number=SERIAL,
                             list_ports=lambda: [hub.port_info for hub in self.plugged],
-                            heartbeat_s=0.05, timeout_s=1.0, backoff_s=0.02, max_backoff_s=0.2).start()
+                            heartbeat_s=0.05, timeout_s=timeout_s, backoff_s=0.02, max_backoff_s=0.2).start()
 
     @property
     def pty(self):
