@@ -11,7 +11,8 @@ from mfrc522 import FIELD_SETTLE_MS, RESET_LOW_MS, STARTUP_MS
 
 FIRMWARE = "1.0.0"
 DEBOUNCE_MS = 20    # a button must hold a new level this long
-RETRY_MS = 1000     # a faulty reader is reset and tried again this often
+RETRY_MS = 250      # a faulty reader is soft-reset and tried again this often (so it is back within ~300 ms)
+HARD_RESET_MS = 1000   # and hard-reset at most this often: the chips on its line stall the loop while they start
 PWM_HZ = 1000
 # A reader's new answer (a card, no card, another card) is reported once it
 # has been read this many times in a row, so that one glitch read (a
@@ -87,6 +88,7 @@ class _Reader:
         self.times = 0        # how many polls in a row gave it
         self.deaf = False     # the last attempt failed: reset before the next, at most every RETRY_MS
         self.tried = None     # ticks of the last attempt while deaf
+        self.hard = None      # ticks of the last attempt that could hard-reset it
 
     def set_up(self):
         """Set the chip up again after a reset meant for another reader on its reset line."""
@@ -96,7 +98,8 @@ class _Reader:
             pass
 
     def poll(self, now, clock):
-        """Poll once (reset first while deaf, at most every RETRY_MS); True if what to report changed.
+        """Poll once (reset first while deaf: soft at most every RETRY_MS, hard at most every HARD_RESET_MS); True if
+        what to report changed.
 
         A fault is reported at once; an answer once CONFIRM_READS polls in a row gave it.
         """
@@ -104,8 +107,12 @@ class _Reader:
             return False
         self.tried = now
         try:
-            if self.deaf and not self.chip.reset():
-                return False
+            if self.deaf:
+                hard = self.hard is None or clock.ticks_diff(now, self.hard) >= HARD_RESET_MS
+                if hard:
+                    self.hard = now
+                if not self.chip.reset(hard):
+                    return False
             uid = self.chip.poll() or b""   # the driver leaves the antenna off: only the polled reader radiates
         except Exception:   # whatever the driver raises, this reader does not answer
             self.deaf, self.seen, self.times = True, None, 0

@@ -172,11 +172,12 @@ class Mfrc522:
             self._write(COMMAND, (IDLE,))
             self.antenna_off()
 
-    def reset(self) -> bool:
-        """Soft reset, then a hard reset if that did not bring the chip back; True when it answers its probe again."""
+    def reset(self, hard: bool = True) -> bool:
+        """Soft reset, then (if `hard`) a hard reset if that did not bring the chip back; True when it answers its
+        probe again."""
         if self._probes():
             return True
-        if self._hard_reset is None:
+        if self._hard_reset is None or not hard:
             return False
         self._hard_reset()
         return self._probes()

@@ -177,9 +177,10 @@ class CountingDriver(Pads.driver):
         super().__init__(transfer, hard_reset, settle)
         self.resets = 0
 
-    def reset(self):
+    def reset(self, hard=True):
         self.resets += 1
-        return super().reset()
+        self.hard_resets = getattr(self, "hard_resets", 0) + hard
+        return super().reset(hard)
 
 
 def test_a_deaf_reader_is_reported_reset_at_a_bounded_rate_and_reported_again_when_it_recovers():
@@ -193,6 +194,23 @@ def test_a_deaf_reader_is_reported_reset_at_a_bounded_rate_and_reported_again_wh
     assert 4 <= rig.hub.readers[0].chip.resets <= 6
     rig.pads.chips[0].hard_reset()             # someone power-cycles it
     assert of_kind(rig.run(2 * firmware.RETRY_MS), protocol.READER) == [(0, protocol.OK, bytes.fromhex(UID))]
+
+
+def test_a_reader_that_answers_again_is_back_within_300_ms_and_hard_reset_at_most_once_a_second():
+    """Retries are capped in time: a soft reset and a poll every RETRY_MS (the hub's loop is not held up), a
+    hard reset (the chips on its line restart, 50 ms) at most every HARD_RESET_MS."""
+    rig = Rig(driver=CountingDriver)
+    rig.configure()
+    rig.pads.place(0, UID)
+    rig.run(20)
+    rig.pads.deafen(0, cured_by="hard")      # its reset pin is not wired: deaf for as long as we like
+    rig.run(5000)
+    chip = rig.hub.readers[0].chip
+    assert 5000 // firmware.RETRY_MS - 1 <= chip.resets <= 5000 // firmware.RETRY_MS + 1
+    assert chip.hard_resets <= 5000 // firmware.HARD_RESET_MS + 1
+    rig.pads.chips[0].hard_reset()             # it answers again (replugged)
+    reported = of_kind(rig.run(300), protocol.READER)
+    assert reported == [(0, protocol.OK, bytes.fromhex(UID))]
 
 
 def test_a_reader_deaf_from_the_start_is_reported_faulty():
