@@ -85,7 +85,7 @@ def tag(surf: pygame.Surface, s: str, size: int, at, fg=INK, bg=TEXT, anchor: st
 
 
 def shape(surf: pygame.Surface, kind: str, colour, center, r: float, outline=INK) -> None:
-    """A category shape (triangle, circle, square, diamond) of radius `r`, outlined."""
+    """A category shape (triangle, circle, square, diamond, hexagon) of radius `r`, outlined."""
     cx, cy = center
     edge = max(2, round(r / 9))
     if kind == "circle":
@@ -97,6 +97,7 @@ def shape(surf: pygame.Surface, kind: str, colour, center, r: float, outline=INK
         "square": [(cx - r * 0.85, cy - r * 0.85), (cx + r * 0.85, cy - r * 0.85),
                    (cx + r * 0.85, cy + r * 0.85), (cx - r * 0.85, cy + r * 0.85)],
         "diamond": [(cx, cy - r * 1.1), (cx + r, cy), (cx, cy + r * 1.1), (cx - r, cy)],
+        "hexagon": [(cx + r * math.cos(i * math.pi / 3), cy + r * math.sin(i * math.pi / 3)) for i in range(6)],
     }[kind]
     pygame.draw.polygon(surf, colour, points)
     pygame.draw.polygon(surf, outline, points, edge)

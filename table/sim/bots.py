@@ -69,19 +69,20 @@ class Bots:
             self.act(player, (player,))
 
     def act(self, decider: int, players: tuple[int, ...]) -> None:
-        """`decider` chooses, from its own view, among the legal actions `players` can physically make; the
-        chosen action's player makes its physical acts."""
+        """`decider` chooses, from its own view, among the legal actions `players` can physically make (cards
+        they can reach, acts this table's pads allow); the chosen action's player makes its physical acts."""
         session = self.sim.session
         rules, state = session.game.rules, session.state
+        acts_for = session.game.acts.acts_for
         reach = {p: {None, *self.world.reach(session.players[p])} for p in players}   # once per player
         legal = [a for a in rules.legal_actions(state) if getattr(a, "player", None) in reach
-                 and getattr(a, "card", None) in reach[a.player]]
+                 and getattr(a, "card", None) in reach[a.player] and acts_for(state, a, session.shape)]
         if not legal:
             raise CannotDo("sim_no_card")
         action = session.game.bots.choose(rules.observe(state, decider), legal, self.rng)
         seat = session.players[action.player]
-        for act in session.game.acts.acts_for(state, action, session.shape):
+        for act in acts_for(state, action, session.shape):
             if isinstance(act, ButtonPress):
                 self.world.press(seat, act.button)
-            elif isinstance(act, CardOnPad) and not self.world.lay(seat, act.card):
+            elif isinstance(act, CardOnPad) and not self.world.lay(seat, act.card, act.slot):
                 raise CannotDo("sim_card_refused")

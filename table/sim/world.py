@@ -33,6 +33,8 @@ class World:
     the table goes back to the lobby everyone hands the cards back.
     """
 
+    LEAVE_ON_SLOTS = True   # a card laid on a pad of a multi-pad seat stays there (a bid); False: tapped too
+
     def __init__(self, sim: SimulatedTable, rng: random.Random) -> None:
         self.sim = sim
         self.rng = rng
@@ -106,13 +108,14 @@ class World:
         act = acts[0] if acts else CardOnPad(card)
         return self._put(act, self.pile)
 
-    def lay(self, seat: int, card: str) -> bool:
-        """The seat lays `card` (from its hand, or one it designates on the table) on its pad."""
+    def lay(self, seat: int, card: str, slot: int | None = None) -> bool:
+        """The seat lays `card` (from its hand, or one it designates on the table) on its pad: at a seat with
+        several pads, pad `slot` (the first by default)."""
         if self.round_over:
             raise CannotDo("sim_pick_up_first")
         if card not in self.reach(seat):
             raise CannotDo("sim_no_card")
-        slot = None if len(self.pads(seat)) == 1 else 0
+        slot = None if len(self.pads(seat)) == 1 else slot or 0
         return self._put(CardOnPad(card, self.session.players.index(seat), slot), self.hands.get(seat, []))
 
     def reach(self, seat: int) -> list[str]:
@@ -170,8 +173,9 @@ class World:
             self._deal()
 
     def _lay(self, card: str, pad: str, back: list[str]) -> bool:
-        """Lay `card` on `pad` (tapped on a single pad, else left there); on the table if accepted, else `back`."""
-        tapped = self.layout.pad_place(pad)[1] is None
+        """Lay `card` on `pad` (tapped on a single pad, else left there unless `LEAVE_ON_SLOTS` is false); on the
+        table if accepted, else `back`."""
+        tapped = self.layout.pad_place(pad)[1] is None or not self.LEAVE_ON_SLOTS
         accepted = self._act(lambda: self.sim.tap(pad, card) if tapped else self.sim.put(pad, card))
         if accepted:
             self.table.append(card)
