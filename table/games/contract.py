@@ -22,6 +22,11 @@ Rules module (e.g. table/games/feira_torio/rules.py):
     legal_actions(state) -> list         every legal action now, of every player listed by need, or every
                                          chance outcome
     apply(state, action) -> state        trusts its input: call check first
+    time_limit(state) -> float | None    optional, a game clock: the play time the game allows, in seconds;
+                                         None when no clock runs (no limit chosen, over, time already up).
+                                         The table counts play time (never the time it is off) and, at the
+                                         limit, journals the action `time_up()` returns, checked like any
+                                         other action
     observe(state, player | None) -> dict
                                          None: the public view, the only thing the screen, logs and
                                          `replay --json` see. It always has "phase" (str), "players" (int),
@@ -135,6 +140,13 @@ class Prompt:
     options: tuple[Any, ...]
     labels: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
     start: int = 0
+
+    def presses(self, action: Any) -> tuple[ButtonPress, ...]:
+        """The presses that take `action` from the cursor's start: Next until it, then OK (none: not an option)."""
+        if action not in self.options:
+            return ()
+        steps = (self.options.index(action) - self.start) % len(self.options)
+        return (ButtonPress(self.player, "next"),) * steps + (ButtonPress(self.player, "ok"),)
 
 
 # ---------------------------------------------------------------- what a game declares

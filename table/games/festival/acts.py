@@ -56,12 +56,9 @@ def acts_for(state: State, action: Action, shape: PadShape) -> tuple[Act, ...]:
             if (up is None) != single:
                 return ()
             return (CardOnPad(card, player, None if single else int(up)),)
-        case Face(player, _):
+        case Face():
             open_prompt = prompt(state)
-            if open_prompt is None or action not in open_prompt.options:
-                return ()
-            steps = (open_prompt.options.index(action) - open_prompt.start) % len(open_prompt.options)
-            return (ButtonPress(player, "next"),) * steps + (ButtonPress(player, "ok"),)
+            return () if open_prompt is None else open_prompt.presses(action)
     return ()
 
 

@@ -62,12 +62,9 @@ def acts_for(state: State, action: Action, shape: PadShape) -> tuple[Act, ...]:
             return (CardOnPad(card, None, None if shape.centre == 1 else 0),)
         case Draw(player, card):
             return (CardOnPad(card, player, None if shape.seat == 1 else 0),)
-        case Place(player, _):
+        case Place():
             open_prompt = prompt(state)
-            if open_prompt is None or action not in open_prompt.options:
-                return ()
-            steps = (open_prompt.options.index(action) - open_prompt.start) % len(open_prompt.options)
-            return (ButtonPress(player, "next"),) * steps + (ButtonPress(player, "ok"),)
+            return () if open_prompt is None else open_prompt.presses(action)
     return ()
 
 
