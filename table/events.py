@@ -31,6 +31,13 @@ class RawRead(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Tick(Event):
+    """The poller's clock after a round of polls, in seconds: a game clock counts play time with it."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
 class ButtonDown(Event):
     """Button `button` ("next" or "ok") of seat `seat` was pressed."""
 

@@ -5,6 +5,8 @@ reads `session.table_view()`. Only the adapters passed in differ.
 """
 from __future__ import annotations
 
+import time
+
 from table.events import EventBus
 from table.hardware.build import Builder
 from table.hardware.poller import ReaderPoller
@@ -26,7 +28,8 @@ class Table:
         self.bus = EventBus()
         self.hardware = hardware(self.bus)
         self.lights = self.hardware.lights
-        self.poller = ReaderPoller(self.hardware.readers.values(), self.bus)
+        self.steps = 0
+        self.poller = ReaderPoller(self.hardware.readers.values(), self.bus, self.clock)
         self.presence = PresenceTracker(self.bus, layout.presence.place_after, layout.presence.remove_after)
         self.session = TableSession(layout, registry, journal, self.bus, game)
         self.faults = ReaderFaults(layout, self.bus)
@@ -34,8 +37,14 @@ class Table:
 
     def step(self) -> None:
         """Poll every reader once and deliver what follows (the headless, clockless loop)."""
+        self.steps += 1
         self.poller.poll_once()
         self.bus.dispatch()
+
+    def clock(self) -> float:
+        """The health loop's time in seconds: the monotonic clock, plus a poll interval per `step`, as the clockless
+        loop polls faster than real time (simulated hands, the demo)."""
+        return time.monotonic() + self.steps * self.layout.presence.poll_interval
 
     def table_view(self) -> dict:
         """The screen's input: the session's table view plus the seat lights and the faulty readers."""

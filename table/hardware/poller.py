@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from table.events import EventBus, RawRead, ReaderDead, ReaderFailed, ReaderRecovered
+from table.events import EventBus, RawRead, ReaderDead, ReaderFailed, ReaderRecovered, Tick
 from table.hardware.ports import Reader, ReaderFault
 
 log = logging.getLogger(__name__)
@@ -55,8 +55,8 @@ class ReaderPoller:
         self.failing: dict[str, _Failing] = {}
 
     def poll_once(self) -> None:
-        """Poll every healthy reader once, publishing RawRead(pad, uid or None) for each, then retry the failing
-        readers that are due."""
+        """Poll every healthy reader once, publishing RawRead(pad, uid or None) for each and then the Tick of the
+        round, then retry the failing readers that are due."""
         self._poll()
         self._nurse()
 
@@ -87,6 +87,7 @@ class ReaderPoller:
                 self.failing[reader.pad] = _Failing(since=now, due=now)
                 continue
             self.bus.publish(RawRead(reader.pad, uid))
+        self.bus.publish(Tick(self.clock()))
 
     def _nurse(self) -> None:
         """Reset and poll again each failing reader whose retry is due; report those that answer."""

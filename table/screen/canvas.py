@@ -11,7 +11,7 @@ from typing import Iterator
 import pygame
 
 from table.screen import draw
-from table.screen.draw import GOLD, INK, LIGHTS, MUTED, PANEL, PANEL_HI, SIZE, TEAMS, TEXT
+from table.screen.draw import GOLD, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
 from table.screen.faces import Faces
 from table.screen.i18n import Translator
 
@@ -83,13 +83,24 @@ class Canvas:
     # ------------------------------------------------------------ bars and cards
 
     def header(self, title: str, middle: str = "", right: str = "") -> None:
-        """The title bar: title on the left, `middle` in gold, `right` muted."""
+        """The title bar: title on the left, `middle` in gold, `right` muted; the game clock, when one runs, at
+        the right end (red in its last minute)."""
         surf = self.surf
         pygame.draw.rect(surf, PANEL, (0, 0, SIZE[0], HEADER))
         mid = HEADER // 2
         draw.text(surf, title, 52, TEXT, "midleft", (24, mid), width=520)
         draw.text(surf, middle, 46, GOLD, "center", (760, mid), width=420)
-        draw.text(surf, right, 34, MUTED, "midright", (SIZE[0] - 24, mid), width=300)
+        end, width = SIZE[0] - 24, 300
+        clock = self.table.get("clock")
+        if clock:
+            minutes, seconds = divmod(clock["left_s"], 60)
+            last = clock["left_s"] < 60
+            pill = draw.tag(surf, f"{minutes}:{seconds:02d}", 48, (end, mid), TEXT, RED if last else PANEL_HI,
+                            "midright")
+            _dial(surf, (pill.x - 26, mid), 18, RED if last else TEXT)
+            end = pill.x - 58
+            width = max(60, end - 980)            # clear of `middle`
+        draw.text(surf, right, 34, MUTED, "midright", (end, mid), width=width)
 
     def prompt_bar(self, text: str) -> None:
         """What to do now, in gold on the bottom bar (nothing when `text` is empty)."""
@@ -116,6 +127,14 @@ class Canvas:
 
     def card_name(self, card: str) -> str:
         return self.faces.name(card, self.t)
+
+
+def _dial(surf: pygame.Surface, centre: tuple[int, int], r: int, colour) -> None:
+    """A small clock face (the game clock's mark): a ring and two hands."""
+    x, y = centre
+    pygame.draw.circle(surf, colour, centre, r, 4)
+    pygame.draw.line(surf, colour, centre, (x, y - r * 0.65), 4)
+    pygame.draw.line(surf, colour, centre, (x + r * 0.5, y), 4)
 
 
 def resolution_pages(table: dict, steps: list[tuple[str, int | None]], scores: bool,

@@ -27,7 +27,8 @@ def public_state(session: TableSession) -> dict:
     Keys: game, phase, seats (player index -> seat number), and then everything
     the game's public view holds (players stay engine indices there, as on screen:
     `seats[p]` is player p's seat); `totals` and `winners` also by seat; `to_act`
-    (who must act and how) and `prompt` (a seat's open button choice and its cursor).
+    (who must act and how), `prompt` (a seat's open button choice and its cursor) and `clock` (a game
+    clock's seconds left and allowed, at the last entry; None without one).
     """
     view = session.public()
     if view is None:
@@ -43,6 +44,7 @@ def public_state(session: TableSession) -> dict:
         "winners": [seats[p] for p in view["winners"]],
         "to_act": to_act(session),
         "prompt": session.prompt_view(),
+        "clock": session.clock_view(),
     }
 
 

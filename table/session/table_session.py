@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, ReaderDead,
-                          ReaderRecovered, Refused, StaffCommand)
+                          ReaderRecovered, Refused, StaffCommand, Tick)
 from table.games import GAMES, deck_for
 from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt, Refusal
 from table.games.kit import codec
@@ -60,13 +60,18 @@ class TableSession:
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
         self.finished: list[Finished] = []  # games over and back to the lobby, not yet archived
         self._began = 0                     # the journal entry that started the game in play
-        restored = False
+        self.played_s = 0.0                 # a game clock: the play time when it (re)started, at entry _clocked
+        self._clocked = 0
+        self._since: float | None = None    # the Tick time it (re)started at (None: at the next Tick)
+        self._now: float | None = None      # the latest Tick
+        last = 0
         for seq, kind, data in journal.entries():
             try:
                 self._do(kind, data, seq)
             except (_Unfit, KeyError, TypeError, ValueError) as error:
                 raise JournalError(seq, _reason(error)) from None
-            restored = True
+            last = seq
+        restored = last > 0
         # The pad gate after a restart: a card found lying on a pad was there before the cut, acted on or
         # refused then. Until its pad is seen empty it is no act (it must not take a new role).
         self.lying: set[str] = set(layout.pads) if restored else set()
@@ -82,7 +87,13 @@ class TableSession:
         bus.subscribe(ReaderRecovered, self.on_reader_recovered)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(StaffCommand, self.on_staff_command)
+        bus.subscribe(Tick, self.on_tick)
         self._archive()   # games a power cut left in the journal after they ended
+        if self._time_limit() is not None and last > self._clocked:
+            # The clock goes on from the play time at the last entry: the time the table was off is not counted.
+            self.played_s += journal.seconds_between(self._clocked, last)
+            if not journal.read_only:
+                self._accept(None, "clock", {"played_s": round(self.played_s, 3)})
         self._draw_for_the_table()
 
     # ------------------------------------------------------------ inputs
@@ -151,6 +162,17 @@ class TableSession:
             step = {"next": 1, "back": -1}.get(button, 0)
             return self._accept(seat, "cursor", {"at": (self._cursor_at(prompt) + step) % len(prompt.options)})
         self._play(seat, self.game.acts.interpret(self.state, ButtonPress(player, button)))
+
+    def on_tick(self, event: Tick) -> None:
+        """The game clock: once the play time reaches the game's time limit, the table journals the time up."""
+        self._now = event.now
+        limit = self._time_limit()
+        if limit is None:
+            return
+        if self._since is None:
+            self._since = event.now
+        if self._played() >= limit:
+            self._play(None, self.game.rules.time_up())
 
     def on_staff_command(self, event: StaffCommand) -> None:
         if event.command == "start":
@@ -262,7 +284,12 @@ class TableSession:
             self.menu = _menu_from_json(data)
         elif kind == "start":
             self._start_game(data)
-            self._began = seq
+            self._began = self._clocked = seq
+            self.played_s, self._since = 0.0, None
+        elif kind == "clock":
+            if self._time_limit() is None:
+                raise _Unfit("a clock entry with no game clock running")
+            self.played_s, self._clocked, self._since = float(data["played_s"]), seq, None
         elif kind == "lobby":
             result = self._result() if self.over else None
             self.joined, self.players, self.state, self.game, self.cursor = list(data["seats"]), (), None, None, None
@@ -286,6 +313,17 @@ class TableSession:
         self.menu = Menu(game.name, options)
         self.state = game.rules.new_game(deck_for(game.name), len(seats), data["first"], options)
         self.cursor = None
+
+    def _time_limit(self) -> float | None:
+        """The play time the game in play allows, in seconds; None without a running clock (no time limit, over,
+        or the time is already up)."""
+        time_limit = getattr(self.game.rules, "time_limit", None) if self.state is not None else None
+        return None if time_limit is None else time_limit(self.state)
+
+    def _played(self) -> float:
+        """The game's play time now, in seconds."""
+        ran = 0.0 if self._since is None or self._now is None else self._now - self._since
+        return self.played_s + ran
 
     def _result(self) -> dict:
         """The finished game's result for the history: scores and winners by seat."""
@@ -328,6 +366,11 @@ class TableSession:
         return None if prompt is None else {"player": prompt.player, "cursor": self._cursor_at(prompt),
                                             "labels": [[key, dict(params)] for key, params in prompt.labels]}
 
+    def clock_view(self) -> dict | None:
+        """The game clock as the screen and replay show it (None: no clock runs): the seconds left and allowed."""
+        limit = self._time_limit()
+        return None if limit is None else {"left_s": max(0, round(limit - self._played())), "limit_s": round(limit)}
+
     def public(self) -> dict | None:
         """The engine's public view (None in the lobby)."""
         return None if self.state is None else self.game.rules.observe(self.state, None)
@@ -346,6 +389,7 @@ class TableSession:
             "menu": {"lines": self.menu.lines, "cursor": self.menu.cursor % len(self.menu.lines)},
             "shape": {"seat": self.shape.seat, "centre": self.shape.centre},
             "prompt": self.prompt_view(),
+            "clock": self.clock_view(),
             "message": self.message,
             "clearing": self.clearing,
             "view": self.public(),

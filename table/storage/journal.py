@@ -59,6 +59,7 @@ class Journal:
                  origin: str = "table") -> None:
         self.path = path if str(path) == MEMORY else Path(path)
         self.history = history
+        self.read_only = read_only
         self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only, LEGACY_TABLES)
         if not read_only:
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('origin', ?)", (origin,))
@@ -79,6 +80,11 @@ class Journal:
         """Every entry in order: (seq, kind, data)."""
         for seq, kind, data in self._db.execute("SELECT seq, kind, data FROM entries ORDER BY seq"):
             yield seq, kind, json.loads(data)
+
+    def seconds_between(self, first: int, last: int) -> float:
+        """The time from entry `first` to entry `last`, in seconds."""
+        at = dict(self._db.execute("SELECT seq, at FROM entries WHERE seq IN (?, ?)", (first, last)))
+        return (datetime.fromisoformat(at[last]) - datetime.fromisoformat(at[first])).total_seconds()
 
     def archive(self, games: list[Finished]) -> None:
         """Move the finished `games` (in order) out of the live journal: their entries into one archive file

@@ -434,7 +434,7 @@ class Refusals:
 def test_refusals_in_the_lobby_blink_red_and_change_nothing(long_flash):
     sim = sim_table(SINGLE)
     try:
-        sim.registry.enrol("0400C0FFEE0001", Tag("card", "chevaux", "X1"))
+        sim.registry.enrol("0400C0FFEE0001", Tag("card", "other-deck", "X1"))
         refusals = Refusals(sim)
         sim.tap("seat2", "TA01")
         refusals.check(lambda: sim_put_uid(sim, "seat1", UNKNOWN_UID), "unknown_tag", 1)
@@ -450,7 +450,7 @@ def test_refusals_in_the_lobby_blink_red_and_change_nothing(long_flash):
 def test_refusals_in_round_one_single_pads(long_flash):
     sim = sim_table(SINGLE)
     try:
-        sim.registry.enrol("0400C0FFEE0002", Tag("card", "chevaux", "X1"))
+        sim.registry.enrol("0400C0FFEE0002", Tag("card", "other-deck", "X1"))
         refusals = Refusals(sim)
         for seat in (1, 2, 3):
             sim.tap(f"seat{seat}", "TA01")
@@ -833,7 +833,7 @@ hostile_uid = st.one_of(
 
 def hostile_registry() -> TagRegistry:
     registry = make_registry()
-    registry.enrol(OTHER_DECK_UID, Tag("card", "chevaux", "X1"))
+    registry.enrol(OTHER_DECK_UID, Tag("card", "other-deck", "X1"))
     return registry
 
 
