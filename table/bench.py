@@ -2,9 +2,13 @@
 
 engines: actions per second and complete games per second with random legal
 play on one core, and the time to replay a full game.
-pipeline: from the raw read that settles a card to the seat light changing
-(software time, p50/p99), and complete simulated games per second through
-the whole pipeline.
+pipeline: complete simulated games per second through the whole pipeline,
+stepped in process; and in the loop `cardtable run` runs (its poller and
+dispatcher threads, its run loop drawing the pages, headless), the time from
+the raw read that settles a card to the pins of the seat light it changes
+(p50/p99/max).
+startup: the time from opening the table's files to its first frame after 0,
+100 and 1,000 finished games, and as start-up was with one journal of every game.
 readers: SPI transfers per poll of an empty pad and of a pad with a card, for
 our MFRC522 driver and for the mfrc522 0.0.7 package, counted in the
 emulator; and the modelled time of a poll round of a 9-pad table at 1 MHz.
@@ -14,23 +18,39 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import io
+import os
 import random
+import sqlite3
 import statistics
 import tempfile
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from time import perf_counter, perf_counter_ns, process_time
+from unittest import mock
 
+from table.events import Accepted, ButtonDown, CardPlaced, Refused
 from table.games import GAMES, deck_for
 from table.games.contract import Game
 from table.games.kit.replay import replay
+from table.hardware.lights import press
+from table.hardware.looks import LOOKS
+from table.hardware.ports import LightState
+from table.layout import Layout, load_layout
+from table.sim.simulated_table import PATIENCE, SimulatedTable
+from table.storage.journal import Journal
 
 
 SEATS = [1, 2, 3, 4]
+LAYOUT = "sim-6-single"
 
 
 def run_bench(what: str, seconds: float) -> dict:
     if what == "readers":
         return bench_readers()
+    if what == "startup":
+        return bench_startup()
     return {"engines": bench_engines, "pipeline": bench_pipeline}[what](seconds)
 
 
@@ -88,42 +108,55 @@ def bench_engine(game: Game, seconds: float) -> dict:
 
 
 def bench_pipeline(seconds: float, game: str | None = None) -> dict:
-    """Read-to-light latency and complete games per second of `game` (the first registered by default)."""
-    from table.events import CardPlaced
-    from table.layout import load_layout
-    from table.sim.simulated_table import SimulatedTable
-    from table.storage.journal import Journal
-
-    latencies: list[int] = []
-    games = 0
-    folder = tempfile.TemporaryDirectory()
-    journal = Journal(Path(folder.name) / "journal.sqlite")   # a real file: every input is synced before its light
+    """Games per second of `game` (the first registered by default) through the pipeline stepped in process, and
+    the read-to-light latency in the loop the table runs."""
     game = GAMES[game or next(iter(GAMES))]
-    sim = SimulatedTable(load_layout("sim-6-single"), journal, game=game.name, seed=0)
-    placed = {"at": 0}
-    sim.table.bus.subscribe(CardPlaced, lambda e: placed.__setitem__("at", e.at_ns))
-    for light in sim.table.lights.values():
-        light.show = _timed(light.show, placed, latencies)
+    return {"game": game.name, **_games_per_s(game, seconds), **_read_to_light(game, seconds)}
+
+
+def _games_per_s(game: Game, seconds: float) -> dict:
+    """Bots play whole games through the pipeline, the table stepped by their hands (no clock)."""
+    with _journal() as journal:
+        sim = SimulatedTable(load_layout(LAYOUT), journal, game=game.name)
+        start = perf_counter()
+        try:
+            games = _play(sim, game, lambda games: perf_counter() - start < seconds or not games)
+            elapsed = perf_counter() - start
+        finally:
+            sim.close()
+    return {"games_per_s": round(games / elapsed, 2)}
+
+
+def _read_to_light(game: Game, seconds: float) -> dict:
+    """Bots play for `seconds` (and until a light changed) while the table runs the loop of `cardtable run`
+    (its poller and dispatcher threads, this thread drawing the pages, headless): the times from each raw read
+    that settled a card to the pins of the seat light it changed."""
+    latencies: list[int] = []
     start = perf_counter()
-    try:
-        while perf_counter() - start < seconds or not games:
-            players = game.bots.Players(sim, SEATS, random.Random(games))
-            if games:
-                players.world.press(SEATS[0], "ok")   # the same seats start another game
-            else:
-                players.join_and_start()
-            players.play()
-            players.world.press(SEATS[0], "ok")       # back to the lobby
-            games += 1
-        elapsed = perf_counter() - start
-    finally:
-        sim.close()
-        journal.close()
-        folder.cleanup()
+    with mock.patch.dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1"), _journal() as journal:
+        from table.run import TableWindow, run_table, start_polling   # pygame, quiet
+
+        hands = _Hands(load_layout(LAYOUT), journal, game.name,
+                       enough=lambda: bool(latencies) and perf_counter() - start >= seconds)
+        _time_lights(hands, latencies)
+        window = TableWindow(hands.table)
+        failed: list[BaseException] = []
+        player = threading.Thread(target=_hands_play, args=(hands, game, window, failed), name="hands")
+        stop = threading.Event()
+        poller = start_polling(hands.table, stop)
+        player.start()
+        try:
+            run_table(window)
+        finally:
+            hands.stop.set()
+            player.join()
+            stop.set()
+            poller.join()
+            hands.close()
+    if failed:
+        raise failed[0]
     latencies.sort()
     return {
-        "game": game.name,
-        "games_per_s": round(games / elapsed, 2),
         "light_changes": len(latencies),
         "read_to_light_us_p50": round(latencies[len(latencies) // 2] / 1e3, 1),
         "read_to_light_us_p99": round(latencies[int(len(latencies) * 0.99)] / 1e3, 1),
@@ -131,14 +164,123 @@ def bench_pipeline(seconds: float, game: str | None = None) -> dict:
     }
 
 
-def _timed(show, placed: dict, latencies: list[int]):
-    """Wrap a light's `show` to record the time since the read that placed the last card."""
-    def timed(state):
+@contextlib.contextmanager
+def _journal():
+    """A journal in a file (every input is synced before its light), in a folder removed afterwards."""
+    with tempfile.TemporaryDirectory() as folder:
+        journal = Journal(Path(folder) / "journal.sqlite")
+        try:
+            yield journal
+        finally:
+            journal.close()
+
+
+def _play(sim: SimulatedTable, game: Game, more: Callable[[int], bool]) -> int:
+    """Bots play whole games at SEATS while `more(games played so far)`; how many they played."""
+    games = 0
+    while more(games):
+        players = game.bots.Players(sim, SEATS, random.Random(games))
+        if games:
+            players.world.press(SEATS[0], "ok")   # the same seats start another game
+        else:
+            players.join_and_start()
+        players.play()
+        players.world.press(SEATS[0], "ok")       # back to the lobby
+        games += 1
+    return games
+
+
+class _Stopped(Exception):
+    """The hands stop playing."""
+
+
+class _Hands(SimulatedTable):
+    """A simulated table whose hands play while the table runs its own loop: each act waits until the table has
+    seen it (a button, until it answered), instead of stepping the table; they stop when `enough()` or `stop`."""
+
+    def __init__(self, layout: Layout, journal: Journal, game: str, enough: Callable[[], bool]) -> None:
+        super().__init__(layout, journal, game=game)
+        self.enough = enough
+        self.stop = threading.Event()
+        self.answers = 0
+        for kind in (Accepted, Refused):
+            self.table.bus.subscribe(kind, self._answered)
+
+    def press(self, seat: int, button: str) -> None:
+        answers = self.answers
+        spec = self.table.layout.seats[seat - 1]
+        press(self.factories[spec.board], dict(spec.buttons)[button])
+        self._until(lambda: self.answers > answers, f"an answer to seat {seat}'s {button}")
+
+    def _until(self, done: Callable[[], bool], what: str) -> None:
+        interval = self.table.layout.presence.poll_interval
+        deadline = time.monotonic() + PATIENCE * interval
+        while not self._seen(done):
+            if self.stop.is_set() or self.enough():
+                raise _Stopped
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the table never saw {what} in {PATIENCE} polls")
+            time.sleep(interval / 4)
+
+    def _seen(self, done: Callable[[], bool]) -> bool:
+        with self.table.bus.lock:   # never halfway through what an act sets off
+            return done()
+
+    def _answered(self, _event: Accepted | Refused) -> None:
+        self.answers += 1
+
+
+def _hands_play(hands: _Hands, game: Game, window, failed: list[BaseException]) -> None:
+    """The body of the hands' thread: play until the hands stop, then close the window."""
+    try:
+        _play(hands, game, lambda games: True)
+    except _Stopped:
+        pass
+    except BaseException as error:
+        failed.append(error)
+    finally:
+        window.running = False
+
+
+def _time_lights(sim: SimulatedTable, latencies: list[int]) -> None:
+    """Append to `latencies` the time (ns) from each raw read that settled a card to the first change of the pins
+    of the seat light it changed (the first light it changed, when its new look has another colour)."""
+    settled: dict[str, int | None] = {"at": None}   # the raw read of the card placed last, until a light shows it
+    changing: dict[int, int] = {}                    # seat -> the raw read its light is changing for
+    bus = sim.table.bus
+    bus.subscribe(CardPlaced, lambda event: settled.update(at=event.at_ns))
+    bus.subscribe(ButtonDown, lambda event: settled.update(at=None))   # what follows a press is not the card's
+    for spec in sim.table.layout.seats:
+        light = sim.table.lights[spec.number]
+        light.show = _showing(light, spec.number, settled, changing)
+        for number in spec.light:
+            pin = sim.factories[spec.board].pin(number)   # a MockPWMPin: every state it takes goes through this
+            pin._change_state = _pin_changing(pin._change_state, spec.number, changing, latencies)
+
+
+def _showing(light, seat: int, settled: dict, changing: dict[int, int]):
+    """Wrap `light.show` to note, for the seat, the raw read it shows the consequence of."""
+    show = light.show
+
+    def showing(state: LightState) -> None:
+        changing.pop(seat, None)
+        if settled["at"] is not None and LOOKS[state].colour != LOOKS[light.state].colour:
+            changing[seat] = settled["at"]
+        settled["at"] = None
         show(state)
-        if placed["at"]:
-            latencies.append(perf_counter_ns() - placed["at"])
-            placed["at"] = 0
-    return timed
+    return showing
+
+
+def _pin_changing(change, seat: int, changing: dict[int, int], latencies: list[int]):
+    """Wrap a mock pin's state change to time the first one after a light began changing for a raw read."""
+    def changed(value) -> bool:
+        if not change(value):
+            return False
+        read = changing.pop(seat, None)
+        if read is not None:
+            latencies.append(perf_counter_ns() - read)
+        return True
+    return changed
 
 
 # --- readers
@@ -147,6 +289,93 @@ PADS = 9
 SPI_HZ = 1_000_000
 OVERHEAD_US = 25.0     # assumed host cost of one SPI transfer (a spidev call on a Pi, machine.SPI on a Pico)
 BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}
+
+
+def bench_startup(counts: tuple[int, ...] = (0, 100, 1000)) -> dict:
+    """The time `cardtable run` (here: the simulated table) takes from opening its files to its first frame,
+    after each of `counts` finished games: as the table keeps them (each game archived, its result in the
+    history, the journal holding only the lobby), and as it kept them before (one journal holding every game,
+    replayed at every start). Median of 3 starts each."""
+    import json
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from table.events import EventBus
+    from table.games.kit import codec
+    from table.session.table_session import TableSession
+    from table.sim.window import SimWindow
+    from table.storage.files import TableFiles
+    from table.storage.history import Played
+
+    pygame.font.init()
+    layout = load_layout(LAYOUT)
+    game, rng = GAMES["feira-torio"], random.Random(5)
+    state = game.rules.new_game(deck_for(game.name), len(SEATS), 0, {})
+    one_game = [("start", {"game": game.name, "options": {}, "seats": SEATS, "first": 0})]
+    while not game.rules.need(state).done:
+        action = rng.choice(game.rules.legal_actions(state))
+        state = game.rules.apply(state, action)
+        one_game.append(("action", codec.to_json(action)))
+    one_game.append(("lobby", {"seats": SEATS}))
+    joins = [("join", {"seat": seat}) for seat in SEATS]
+
+    def journal_of(path: Path, entries: list) -> None:
+        Journal(path).close()
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.executemany("INSERT INTO entries (at, kind, data) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ'), ?, ?)",
+                           [(kind, json.dumps(data)) for kind, data in entries])
+
+    def archived(path: Path, finished: int) -> None:
+        """A table's folder after `finished` games, each archived: the first for real, the others its copies."""
+        journal_of(path, joins + one_game)
+        files = TableFiles(path)
+        TableSession(layout, None, files.journal, EventBus())   # archives the finished game
+        history = files.journal.history
+        [row] = history.games()
+        archive = history.folder / row["journal"]
+        copies = []
+        for number in range(1, finished):
+            name = f"{number:05d}-{row['journal']}"
+            os.link(archive, archive.with_name(name))
+            copies.append(Played(row["game"], row["options"], row["seats"], row["scores"], row["winners"],
+                                 row["started"], row["ended"], row["first_seq"], row["last_seq"], name,
+                                 row["sha256"]))
+        history.record(copies)
+        files.close()
+
+    class _OneJournal:
+        """The table's files as before: one journal of every game, opened as it was (nothing archived)."""
+
+        def __init__(self, path: Path) -> None:
+            self.journal = Journal(path, read_only=True)
+
+        def close(self) -> None:
+            self.journal.close()
+
+    def first_frame_ms(open_files: Callable[[], object]) -> float:
+        times = []
+        for _ in range(3):
+            start = perf_counter()
+            files = open_files()
+            window = SimWindow(layout, files.journal, "fr", seed=1)
+            window.frame()
+            times.append((perf_counter() - start) * 1000)
+            window.close()
+            files.close()
+        return round(statistics.median(times), 1)
+
+    figures = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for finished in counts:
+            now, before = Path(folder) / f"now-{finished}" / "journal.sqlite", Path(folder) / f"before-{finished}.sqlite"
+            now.parent.mkdir()
+            if finished:
+                archived(now, finished)
+            journal_of(before, joins + one_game * finished)
+            figures[f"first_frame_ms_{finished}_games"] = first_frame_ms(lambda: TableFiles(now))
+            figures[f"first_frame_ms_{finished}_games_one_journal_before"] = first_frame_ms(lambda: _OneJournal(before))
+    return figures
 
 
 def bench_readers() -> dict:

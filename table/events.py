@@ -1,12 +1,15 @@
-"""Typed events and the bus that carries them from hardware threads to the main loop.
+"""Typed events and the bus that carries them from hardware threads to their subscribers.
 
-Hardware threads only `publish`; the main loop calls `dispatch`, which hands
-each event, in order, to the subscribers of its type. Subscribers run on the
-main loop's thread, so the session, journal and views need no locks.
+Hardware threads only `publish`; one thread `dispatch`es, handing each event,
+in order, to the subscribers of its type under the bus's `lock`: in
+`cardtable run` a dispatcher thread woken by each event (`run`), elsewhere the
+thread that steps the table. So the session, journal and views change on one
+thread at a time; another thread that reads them takes `lock`.
 """
 from __future__ import annotations
 
 import queue
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from time import perf_counter_ns
@@ -120,13 +123,17 @@ class Refused(Event):
 
 Handler = Callable[[Event], None]
 
+WAKE_S = 0.1   # how long a dispatcher thread waits for an event before it looks whether it must stop
+
 
 class EventBus:
-    """A thread-safe queue of events and, per event type, the subscribers to call."""
+    """A thread-safe queue of events and, per event type, the subscribers to call; `lock` is held while events
+    are delivered."""
 
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._subscribers: dict[type, list[Handler]] = defaultdict(list)
+        self.lock = threading.RLock()
 
     def subscribe(self, kind: type, handler: Handler) -> None:
         self._subscribers[kind].append(handler)
@@ -136,17 +143,24 @@ class EventBus:
         self._queue.put(event)
 
     def dispatch(self, timeout: float | None = None) -> int:
-        """Deliver every queued event (waiting up to `timeout` for the first); returns how many."""
+        """Deliver every queued event, the ones their subscribers publish included, all under `lock` (waiting up
+        to `timeout` for the first, without it); returns how many."""
         count = 0
         try:
             event = self._queue.get(timeout=timeout) if timeout else self._queue.get_nowait()
         except queue.Empty:
             return 0
-        while True:
-            for handler in self._subscribers.get(type(event), ()):
-                handler(event)
-            count += 1
-            try:
-                event = self._queue.get_nowait()
-            except queue.Empty:
-                return count
+        with self.lock:
+            while True:
+                for handler in self._subscribers.get(type(event), ()):
+                    handler(event)
+                count += 1
+                try:
+                    event = self._queue.get_nowait()
+                except queue.Empty:
+                    return count
+
+    def run(self, stop: threading.Event) -> None:
+        """Deliver each event as soon as it is published, until `stop` is set; the body of a dispatcher thread."""
+        while not stop.is_set():
+            self.dispatch(WAKE_S)

@@ -47,10 +47,12 @@ class Table:
         return time.monotonic() + self.steps * self.layout.presence.poll_interval
 
     def table_view(self) -> dict:
-        """The screen's input: the session's table view plus the seat lights and the faulty readers."""
-        view = self.session.table_view()
-        view["lights"] = {seat: state.value for seat, state in seat_lights(self.session, self.faults).items()}
-        view["faults"] = self.faults.view()
+        """The screen's input: the session's table view plus the seat lights and the faulty readers, copied under
+        the bus's lock (whole, whichever thread dispatches)."""
+        with self.bus.lock:
+            view = self.session.table_view()
+            view["lights"] = {seat: state.value for seat, state in seat_lights(self.session, self.faults).items()}
+            view["faults"] = self.faults.view()
         return view
 
     def close(self) -> None:

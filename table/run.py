@@ -1,12 +1,13 @@
-"""`cardtable run` on a table's own hardware: a poller thread reads the pads, the main loop runs the rest.
+"""`cardtable run` on a table's own hardware: a poller thread reads the pads, a dispatcher thread runs the rest.
 
-The poller thread only polls and publishes; every frame the main loop
-dispatches what was published (presence, session, journal, lights) and draws
-the page due on the screen. Without the layout's hardware, `run` opens the
-simulated table instead.
+The poller thread only polls and publishes; the dispatcher thread delivers
+each event as soon as it is published (presence, session, journal, lights);
+the main thread copies the table's view and draws the page due, once a frame.
+Without the layout's hardware, `run` opens the simulated table instead.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from argparse import Namespace
 
@@ -69,13 +70,9 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     for name, problem in table.hardware.wait_for_hubs(build.HUBS_WAIT_S).items():
         print(f"seat hub {name}: {problem}; its pads show as faulty until it is back")
     stop = threading.Event()
-    poller = threading.Thread(target=table.poller.run, args=(stop, layout.presence.poll_interval),
-                              name="poller", daemon=True)
-    window = TableWindow(table, args.lang)
-    poller.start()
+    poller = start_polling(table, stop)
     try:
-        run_display(window, SIZE, "cardtable", args.fullscreen, args.frames,
-                    each_frame=table.bus.dispatch)
+        run_table(TableWindow(table, args.lang), args.fullscreen, args.frames)
     finally:
         stop.set()
         poller.join()
@@ -84,3 +81,25 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
         finally:
             files.close()
     return 0
+
+
+def start_polling(table: Table, stop: threading.Event) -> threading.Thread:
+    """The table's poller thread, started: every reader polled each `poll_interval` until `stop` is set."""
+    poller = threading.Thread(target=table.poller.run, args=(stop, table.layout.presence.poll_interval),
+                              name="poller", daemon=True)
+    poller.start()
+    return poller
+
+
+def run_table(window: TableWindow, fullscreen: bool = False, frames: int = 0) -> None:
+    """The table's main loop until `window` stops running (or for `frames` frames): a dispatcher thread delivers
+    each event as soon as it is published while this thread draws the pages."""
+    stop = threading.Event()
+    dispatcher = threading.Thread(target=window.table.bus.run, args=(stop,), name="dispatcher", daemon=True)
+    dispatcher.start()
+    try:   # a page is a new surface only when it changed: scaled to the display once
+        run_display(window, SIZE, "cardtable", fullscreen, frames,
+                    scale=functools.lru_cache(maxsize=1)(pygame.transform.smoothscale))
+    finally:
+        stop.set()
+        dispatcher.join()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import time
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -40,15 +39,6 @@ def pins(sim: SimulatedTable, seat: int) -> tuple[float, float, float]:
 
 def light(sim: SimulatedTable, seat: int) -> LightState:
     return sim.table.lights[seat].state
-
-
-def eventually(test, what: str, tries: int = 400) -> None:
-    """Wait for something a light thread does (a blink starts on gpiozero's own thread)."""
-    for _ in range(tries):
-        if test():
-            return
-        time.sleep(0.005)
-    raise AssertionError(f"never saw {what}")
 
 
 def expected_lights(session) -> dict[int, LightState]:
@@ -113,7 +103,7 @@ def test_one_round_from_raw_reads_to_seat_pins_and_screen_frames(tmp_path, long_
         sim.tap("seat2", "VA01")
         assert [(e.message, e.seat) for e in refusals] == [("not_now_bid", 2)]
         assert light(sim, 2) == LightState.REFUSED
-        eventually(lambda: pins(sim, 2) == RED, "seat 2's LED red")
+        assert pins(sim, 2) == RED                          # the flash begins at once, on the pins
         assert len(list(session.journal.entries())) == entries
         assert session.table_view()["message"]["key"] == "not_now_bid"
         sim.press(4, "next")

@@ -1,7 +1,9 @@
-"""`cardtable run` on a table's own hardware: here the emulated Pi table, read by the real driver in a thread."""
+"""`cardtable run` on a table's own hardware (the emulated Pi table, read by the real driver in a thread), and its
+loop (poller and dispatcher threads, pages drawn on the main thread) on a simulated table."""
 from __future__ import annotations
 
 import os
+import threading
 from argparse import Namespace
 
 import pytest
@@ -9,13 +11,18 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import pygame
+
 from table.assets import deck_data
 from table.cli import main
 from table.hardware import build
+from table.hardware.ports import LightState
 from table.layout import layout_path, load_layout
-from table.run import run_live
+from table.run import TableWindow, run_live, run_table, start_polling
+from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
+from tests.test_events import wait_for
 
 
 def test_run_without_the_layouts_hardware_says_what_is_missing_and_opens_the_simulated_table(tmp_path, capsys):
@@ -55,3 +62,54 @@ def test_the_live_table_reads_cards_on_its_poller_thread_and_journals_the_joins(
     assert [(kind, data) for _, kind, data in journal.entries()] == [
         ("join", {"seat": 1}), ("join", {"seat": 2}), ("join", {"seat": 4})]
     journal.close()
+
+
+def run_loop(sim: SimulatedTable, **options) -> None:
+    """The loop of `cardtable run` on a simulated table: its poller thread, and its run loop on this thread."""
+    stop = threading.Event()
+    poller = start_polling(sim.table, stop)
+    try:
+        run_table(TableWindow(sim.table), **options)
+    finally:
+        stop.set()
+        poller.join()
+
+
+def test_a_card_lights_its_seat_while_a_frame_is_being_drawn(monkeypatch):
+    """The frame waits for the seat light: it would wait in vain if events were delivered between frames."""
+    sim = SimulatedTable(load_layout("sim-6-single"))
+    draw, lit = TableWindow.frame, []
+
+    def frame(window: TableWindow):
+        if not lit:
+            sim.pads["seat2"].place(sim.uid("TA01"))
+            lit.append(wait_for(lambda: sim.table.lights[2].state is LightState.LOCKED))
+            window.running = False
+        return draw(window)
+
+    monkeypatch.setattr(TableWindow, "frame", frame)
+    try:
+        run_loop(sim)
+    finally:
+        sim.close()
+    assert lit == [True] and sim.session.joined == [2]
+
+
+def test_the_run_loop_draws_a_page_each_frame_scales_it_once_and_stops_its_threads(monkeypatch):
+    sim = SimulatedTable(load_layout("sim-6-single"))
+    draw, drawn, scaled = TableWindow.frame, [], []
+    scale = pygame.transform.smoothscale
+
+    def frame(window: TableWindow):
+        drawn.append(draw(window))
+        return drawn[-1]
+
+    monkeypatch.setattr(TableWindow, "frame", frame)
+    monkeypatch.setattr(pygame.transform, "smoothscale", lambda page, size: scaled.append(size) or scale(page, size))
+    try:
+        run_loop(sim, frames=5)
+    finally:
+        sim.close()
+    assert [page.get_size() for page in drawn] == [(1280, 720)] * 5
+    assert len(scaled) == 1 and scaled[0] != (1280, 720)   # the dummy display is smaller; the lobby never changed
+    assert not [thread.name for thread in threading.enumerate() if thread.name in ("dispatcher", "poller")]

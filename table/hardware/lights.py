@@ -6,6 +6,7 @@ The factories come from `table.hardware.pins`: lgpio's on the Pi, one
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 
 from gpiozero import PWMLED, RGBLED, Button
@@ -13,105 +14,116 @@ from gpiozero.pins import Factory as PinFactory
 from gpiozero.pins.mock import MockFactory
 
 from table.events import ButtonDown, EventBus
-from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, MONO_LOOKS, PULSE_S, Look, Pattern
+from table.hardware.looks import (BLINK_S, DARK, FLASH_S, FLASHES, LOOKS, MONO_LOOKS, PULSE_S, Colour, Look,
+                                  Pattern)
 from table.hardware.ports import LightState
 from table.layout import Layout, Seat
 
 BOUNCE_S = 0.05      # button debounce on real pins (mock pins ignore it)
-
-
-class _RgbLed:
-    """An RGB LED on three PWM pins: every look in its colours."""
-
-    looks = LOOKS
-
-    def __init__(self, pins: tuple[int, ...], active_high: bool, pin_factory: PinFactory | None) -> None:
-        self.led = RGBLED(*pins, active_high=active_high, pwm=True, pin_factory=pin_factory)
-
-    def steady(self, look: Look) -> None:
-        self.led.color = look.colour
-
-    def pulse(self, look: Look) -> None:
-        self.led.pulse(PULSE_S, PULSE_S, on_color=look.colour, off_color=look.other)
-
-    def blink(self, look: Look, half_s: float, n: int | None = None) -> None:
-        self.led.blink(half_s, half_s, on_color=look.colour, off_color=look.other, n=n)
-
-
-class _MonoLed:
-    """A single-colour LED on one PWM pin: every look by its pattern alone (MONO_LOOKS)."""
-
-    looks = MONO_LOOKS
-
-    def __init__(self, pins: tuple[int, ...], active_high: bool, pin_factory: PinFactory | None) -> None:
-        self.led = PWMLED(*pins, active_high=active_high, pin_factory=pin_factory)
-
-    def steady(self, look: Look) -> None:
-        self.led.value = max(look.colour)
-
-    def pulse(self, look: Look) -> None:
-        self.led.pulse(PULSE_S, PULSE_S)
-
-    def blink(self, look: Look, half_s: float, n: int | None = None) -> None:
-        self.led.blink(half_s, half_s, n=n)
+PULSE_STEP_S = 0.04  # how often a pulse's colour is set anew (25 steps a second, as gpiozero's pulse)
 
 
 class GpioSeatLight:
     """A seat light on a PWM LED, RGB (three pins) or single-colour (one pin), showing each LightState.
 
     An RGB LED shows the looks of LOOKS, a single-colour one those of
-    MONO_LOOKS. REFUSED flashes and then shows again the last other state
-    shown, unless `show` was called meanwhile.
+    MONO_LOOKS (by level alone). `show` sets the pins at once, to the look's
+    colour; the light thread (`PATTERNS`) plays pulses, blinks and flashes on.
+    REFUSED flashes and then shows again the last other state shown, unless
+    `show` was called meanwhile.
     """
 
     def __init__(self, *pins: int, active_high: bool = True, pin_factory: PinFactory | None = None) -> None:
-        self._led = (_RgbLed if len(pins) == 3 else _MonoLed)(pins, active_high, pin_factory)
-        self._lock = threading.Lock()
-        self._shown = 0                      # counts `show` calls, to drop a stale restore
-        self._restore: threading.Timer | None = None
+        self._rgb = len(pins) == 3
+        self.led = (RGBLED(*pins, active_high=active_high, pwm=True, pin_factory=pin_factory) if self._rgb else
+                    PWMLED(*pins, active_high=active_high, pin_factory=pin_factory))
+        self._looks = LOOKS if self._rgb else MONO_LOOKS
         self._steady = LightState.OFF        # what REFUSED returns to
+        self._since = 0.0                    # when the light began showing `state` (time.monotonic)
+        self._colour = DARK
         self.state = LightState.OFF          # what the light shows now
 
     def show(self, state: LightState) -> None:
-        with self._lock:
-            self._shown += 1
-            self._cancel_restore()
-            look = self._led.looks[state]
-            if look.pattern is Pattern.FLASH:
-                self._led.blink(look, FLASH_S, n=FLASHES)
-                self._restore = threading.Timer(2 * FLASH_S * FLASHES, self._end_flash, (self._shown,))
-                self._restore.daemon = True
-                self._restore.start()
-            else:
+        with PATTERNS.lock:
+            if self._looks[state].pattern is not Pattern.FLASH:
                 self._steady = state
-                self._apply(look)
-            self.state = state
+            self.state, self._since = state, time.monotonic()
+            PATTERNS.play(self, self._paint(self._since))
 
     def close(self) -> None:
         """Stop any pattern and release the pins."""
-        with self._lock:
-            self._shown += 1
-            self._cancel_restore()
-            self._led.led.close()
+        with PATTERNS.lock:
+            PATTERNS.play(self, None)
+            self.led.close()
 
-    def _end_flash(self, shown: int) -> None:
-        with self._lock:
-            if shown == self._shown:
-                self._apply(self._led.looks[self._steady])
-                self.state = self._steady
+    def _paint(self, now: float) -> float | None:
+        """Set the pins to what the light shows at `now` (the steady state again once a flash is over); when that
+        changes next (time.monotonic; None: never). Called with PATTERNS.lock held."""
+        look = self._looks[self.state]
+        if look.pattern is Pattern.FLASH and now - self._since >= 2 * FLASH_S * FLASHES:
+            self.state, self._since = self._steady, now
+            look = self._looks[self.state]
+        t = now - self._since
+        colour = colour_at(look, t)
+        if colour != self._colour:
+            self._colour = colour
+            if self._rgb:
+                self.led.color = colour
+            else:
+                self.led.value = max(colour)
+        step = {Pattern.STEADY: None, Pattern.PULSE: PULSE_STEP_S, Pattern.BLINK: BLINK_S,
+                Pattern.FLASH: FLASH_S}[look.pattern]
+        return None if step is None else self._since + (t // step + 1) * step
 
-    def _apply(self, look: Look) -> None:
-        if look.pattern is Pattern.STEADY:
-            self._led.steady(look)
-        elif look.pattern is Pattern.PULSE:
-            self._led.pulse(look)
-        else:
-            self._led.blink(look, BLINK_S)
 
-    def _cancel_restore(self) -> None:
-        if self._restore is not None:
-            self._restore.cancel()
-            self._restore = None
+def colour_at(look: Look, t: float) -> Colour:
+    """The colour of `look` `t` seconds after it began: pulses fade from their colour to the other and back,
+    blinks and flashes begin with their colour."""
+    if look.pattern is Pattern.STEADY:
+        return look.colour
+    if look.pattern is Pattern.PULSE:
+        fade = t / PULSE_S % 2
+        fade = fade if fade <= 1 else 2 - fade
+        return tuple(round(a + (b - a) * fade, 3) for a, b in zip(look.colour, look.other))
+    half = FLASH_S if look.pattern is Pattern.FLASH else BLINK_S
+    return look.colour if int(t / half) % 2 == 0 else look.other
+
+
+class LightPatterns:
+    """The one light thread of the process: it plays the pulses, blinks and flashes of every seat light.
+
+    It starts with the first pattern, wakes when a light's colour is due to
+    change, and waits, idle, while no light has a pattern. `lock` guards
+    every GpioSeatLight's state and pins.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Condition()
+        self._due: dict[GpioSeatLight, float] = {}   # light -> when its colour changes next (time.monotonic)
+        self._thread: threading.Thread | None = None
+
+    def play(self, light: GpioSeatLight, due: float | None) -> None:
+        """Paint `light` again at `due`, or never (None). Called with `lock` held."""
+        if due is None:
+            self._due.pop(light, None)
+            return
+        self._due[light] = due
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
+            self._thread.start()
+        self.lock.notify()
+
+    def _run(self) -> None:
+        with self.lock:
+            while True:
+                now = time.monotonic()
+                for light, due in list(self._due.items()):
+                    if due <= now:
+                        self.play(light, light._paint(now))
+                self.lock.wait(min(self._due.values()) - now if self._due else None)
+
+
+PATTERNS = LightPatterns()
 
 
 def _publisher(bus: EventBus, seat: int, name: str) -> Callable[[], None]:

@@ -33,11 +33,14 @@ def fit(size: tuple[int, int], into: pygame.Rect) -> pygame.Rect:
 
 
 def run_display(window: Window, size: tuple[int, int], caption: str, fullscreen: bool = False, frames: int = 0,
-                each_frame: Callable[[], None] = lambda: None) -> None:
+                each_frame: Callable[[], None] = lambda: None,
+                scale: Callable[[pygame.Surface, tuple[int, int]], pygame.Surface] = pygame.transform.smoothscale
+                ) -> None:
     """Open the display and run `window` until it stops running (or for `frames` frames, 0: no limit).
 
-    Each frame calls `each_frame`, draws the window's canvas scaled to fit the
-    display, and hands it the input events, clicks mapped back onto the canvas.
+    Each frame calls `each_frame`, draws the window's canvas fitted to the
+    display (by `scale` when the sizes differ), and hands it the input
+    events, clicks mapped back onto the canvas.
     """
     pygame.display.init()
     pygame.font.init()
@@ -57,7 +60,7 @@ def run_display(window: Window, size: tuple[int, int], caption: str, fullscreen:
             shown = fit(size, display.get_rect())
             canvas = window.frame()
             display.fill(INK)
-            display.blit(canvas if shown.size == size else pygame.transform.smoothscale(canvas, shown.size), shown)
+            display.blit(canvas if shown.size == size else scale(canvas, shown.size), shown)
             pygame.display.flip()
             for event in pygame.event.get():
                 if event.type == pygame.MOUSEBUTTONDOWN:
