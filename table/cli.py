@@ -19,6 +19,7 @@ HARDWARE_HELP = ("auto (default): the layout's own hardware when this machine is
 
 
 def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # pygame's banner is no output of ours
     parser = argparse.ArgumentParser(prog="cardtable", description="RFID card table controller")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                      help="add the rows of this CSV file to the registry (all or nothing) and stop")
 
     bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
-    bench.add_argument("what", choices=("engines", "pipeline", "readers"))
+    bench.add_argument("what", choices=("engines", "pipeline", "readers", "startup"))
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=duration, default=2.0,
                        help="time spent on each measurement (engines, pipeline; 0: one game)")
@@ -90,6 +91,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="emulated or simulated only: make this pad's reader deaf first (repeatable)")
     doctor.add_argument("--patience", type=float, default=30.0, metavar="SECONDS",
                         help="how long to wait for each button press or card")
+
+    fallback = commands.add_parser("fallback", help="say on the screen why the table stopped and whom to call, "
+                                   "until stopped (run by cardtable-fallback.service, see docs/appliance.md)")
+    fallback.add_argument("--unit", help="the failed unit (default: the one systemd names, else cardtable.service)")
+    fallback.add_argument("--contact", help="whom the staff should call (default: $CARDTABLE_CONTACT)")
+    fallback.add_argument("--fullscreen", action="store_true")
+    fallback.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until stopped)")
 
     layout = commands.add_parser("layout", help="check a table layout, or print its wiring tables")
     layout.add_argument("action", choices=("check", "wiring"))
@@ -164,6 +172,9 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "doctor":
         from table.hardware.doctor import run_doctor
         return run_doctor(args)
+    if args.command == "fallback":
+        from table.appliance.fallback import run_fallback
+        return run_fallback(args)
     from table.bench import run_bench
     figures = run_bench(args.what, args.seconds)
     print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Install the card table as an appliance on Raspberry Pi OS Lite (64-bit, bookworm) on a Pi 4 or Pi 5, or
+uninstall it (docs/appliance.md):
+
+    sudo python3 systemd/install.py [--layout NAME] [--contact "Marie, 06 12 34 56 78"]
+    sudo python3 systemd/install.py --uninstall
+
+It runs with the system's python3 and its standard library only, since it
+makes the virtual environment the table runs in. Each step can run again and
+leaves the same result: the apt packages, the user `cardtable` and its
+groups, a copy of this checkout in /opt/cardtable/app and its virtual
+environment in /opt/cardtable/venv, the state directory /var/lib/cardtable,
+the settings /etc/default/cardtable, the command /usr/local/bin/cardtable
+(the table's own, run as its user with its settings and state), a udev rule
+that keeps ModemManager off the seat hubs, SPI switched on in config.txt,
+the units installed and the table's enabled. --uninstall removes all that
+but the state directory (the games' journal, the tag registry, the
+history), the apt packages and SPI.
+
+--root DIR writes every file under DIR instead of / and prints, instead of
+running them, the commands that need a real system (apt-get, groupadd,
+useradd, usermod, userdel, chown, the virtual environment, udevadm,
+systemctl): the tests install into a folder.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import pwd
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parents[1]   # the checkout this script is in
+USER = "cardtable"
+GROUPS = ("spi", "gpio", "dialout", "video", "render", "input")   # the groups of the table's devices
+PREFIX = Path("/opt/cardtable")
+APP, VENV = PREFIX / "app", PREFIX / "venv"
+STATE = Path("/var/lib/cardtable")
+SETTINGS = Path("/etc/default/cardtable")
+COMMAND = Path("/usr/local/bin/cardtable")
+UNITS = Path("/etc/systemd/system")
+UNIT_NAMES = ("cardtable.service", "cardtable-fallback.service")
+UDEV_RULE = Path("/etc/udev/rules.d/70-cardtable-hubs.rules")
+CONFIG_TXT = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))   # bookworm, then older releases
+SPI_ON = "dtparam=spi=on"
+NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".lgd-nfy*", "build", "out")
+
+# Debian packages: spidev and lgpio have no wheel for 64-bit Pi OS's Python 3.11 (on PyPI; piwheels builds
+# 32-bit ones only), so pip builds them: python3-dev and build-essential for both, swig and the lg library's
+# headers (liblgpio-dev, in Raspberry Pi OS's archive) for lgpio. The display without a desktop (SDL's KMSDRM)
+# needs GBM, EGL, GLES and Mesa's drivers.
+PACKAGES = ("python3-venv", "python3-dev", "build-essential", "swig", "liblgpio-dev",
+            "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri")
+
+UDEV_TEXT = """\
+# The card table's seat hubs (Raspberry Pi Picos on USB serial): ModemManager must not probe them as modems.
+# 2e8a:0005 is MicroPython, which the hubs run; 2e8a:000a is the Pico SDK's USB serial.
+ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005", ENV{ID_MM_DEVICE_IGNORE}="1"
+ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="000a", ENV{ID_MM_DEVICE_IGNORE}="1"
+"""
+
+SETTINGS_TEXT = """\
+# The card table's settings, read by cardtable.service and cardtable-fallback.service (docs/appliance.md).
+# After a change: sudo systemctl restart cardtable
+# The table's layout: a name in {layouts}.
+CARDTABLE_LAYOUT={layout}
+# Whom the staff call when the screen says the table stopped.
+CARDTABLE_CONTACT={contact}
+"""
+COMMAND_TEXT = f"""\
+#!/bin/sh
+# `cardtable` as the table's service runs it: its user, settings and state directory (systemd/install.py).
+# Stop the table first for what needs its screen or readers (doctor, enrol): sudo systemctl stop cardtable
+set -a
+. {SETTINGS}
+set +a
+exec sudo -u {USER} env -C {STATE} CARDTABLE_STATE={STATE} CARDTABLE_LAYOUT="$CARDTABLE_LAYOUT" \\
+    CARDTABLE_CONTACT="$CARDTABLE_CONTACT" {VENV}/bin/cardtable "$@"
+"""
+DEFAULT_SETTINGS = {"CARDTABLE_LAYOUT": "pi-4-seat", "CARDTABLE_CONTACT": ""}
+
+
+class Refused(Exception):
+    """The installer cannot go on: one line for the user."""
+
+
+class System:
+    """The machine being installed: files under `root`; commands run, or with --root only printed."""
+
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+
+    def path(self, path: Path) -> Path:
+        """Where the system's `path` is written."""
+        return path if self.root is None else self.root / path.relative_to("/")
+
+    def run(self, *command: str | Path, may_fail: bool = False) -> None:
+        """Run `command` (or print it, with --root); Refused if it fails, unless it `may_fail`."""
+        line = shlex.join(str(part) for part in command)
+        if self.root is not None:
+            print(f"not run (--root): {line}")
+            return
+        print(f"run: {line}", flush=True)
+        status = subprocess.run([str(part) for part in command], check=False,
+                                env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"}).returncode
+        if status and not may_fail:
+            raise Refused(f"{line} failed (exit status {status})")
+
+    def has_user(self, name: str) -> bool:
+        """Whether the user exists (with --root, taken as not yet)."""
+        if self.root is not None:
+            return False
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            return False
+        return True
+
+    def write(self, path: Path, text: str, mode: int = 0o644) -> None:
+        """Write the system's file `path` (its folders made as needed), unless it already holds `text`."""
+        target = self.path(path)
+        if not target.exists() or target.read_text() != text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+            print(f"wrote {path}")
+        target.chmod(mode)
+
+    def remove(self, path: Path) -> None:
+        """Remove the system's file or folder `path`, if there."""
+        target = self.path(path)
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif target.exists() or target.is_symlink():
+            target.unlink()
+        else:
+            return
+        print(f"removed {path}")
+
+
+def unit_text(name: str, venv: Path = VENV, app: Path = APP) -> str:
+    """The unit `name` of systemd/, its placeholders filled: the virtual environment and the app's folder."""
+    text = (SOURCE / "systemd" / name).read_text()
+    return text.replace("@VENV@", str(venv)).replace("@APP@", str(app))
+
+
+def read_settings(text: str) -> dict[str, str]:
+    """The KEY=value lines of an environment file (values unquoted as systemd does)."""
+    settings = {}
+    for line in text.splitlines():
+        key, equals, value = line.partition("=")
+        if equals and not key.lstrip().startswith("#"):
+            try:
+                settings[key.strip()] = " ".join(shlex.split(value))
+            except ValueError:
+                raise Refused(f"{SETTINGS}: cannot read the line {line!r}") from None
+    return settings
+
+
+def spi_enabled(config: str) -> str:
+    """config.txt's text with SPI switched on: a commented or "off" dtparam=spi line turned on, else one added
+    for all Pis at the end."""
+    if re.search(rf"^[ \t]*{SPI_ON}[ \t]*$", config, re.MULTILINE):
+        return config
+    config, found = re.subn(r"^[# \t]*dtparam=spi=(on|off)[ \t]*$", SPI_ON, config, count=1, flags=re.MULTILINE)
+    return config if found else "".join(f"{line}\n" for line in config.splitlines()) + f"[all]\n{SPI_ON}\n"
+
+
+def install(system: System, layout: str | None, contact: str | None) -> None:
+    """Every step of the installation, each one idempotent."""
+    layouts = SOURCE / "hardware" / "layouts"
+    if layout is not None and not (layouts / f"{layout}.toml").is_file():
+        raise Refused(f"no layout {layout!r} in {layouts} (put your own layout file there, then name it)")
+    system.run("apt-get", "update")
+    system.run("apt-get", "install", "--yes", "--no-install-recommends", *PACKAGES)
+    for group in GROUPS:
+        system.run("groupadd", "--system", "--force", group)
+    if system.has_user(USER):
+        system.run("usermod", "--append", "--groups", ",".join(GROUPS), USER)
+    else:
+        system.run("useradd", "--system", "--user-group", "--groups", ",".join(GROUPS), "--home-dir", STATE,
+                   "--no-create-home", "--shell", "/usr/sbin/nologin", USER)
+
+    copy_app(system)
+    system.run("python3", "-m", "venv", VENV)
+    system.run(VENV / "bin" / "pip", "install", "--editable", APP)
+    system.run(VENV / "bin" / "python", "-m", "compileall", "-q", APP / "table")   # the service cannot write there
+
+    system.path(STATE).mkdir(parents=True, exist_ok=True)
+    system.path(STATE).chmod(0o750)
+    system.run("chown", f"{USER}:{USER}", STATE)
+    write_settings(system, layout, contact)
+    system.write(COMMAND, COMMAND_TEXT, mode=0o755)
+    system.write(UDEV_RULE, UDEV_TEXT)
+    system.run("udevadm", "control", "--reload-rules")
+    system.run("udevadm", "trigger", "--action=change", "--subsystem-match=tty")
+    enable_spi(system)
+
+    for name in UNIT_NAMES:
+        system.write(UNITS / name, unit_text(name))
+    system.run("systemctl", "daemon-reload")
+    system.run("systemctl", "enable", UNIT_NAMES[0])
+    system.run("systemctl", "try-restart", UNIT_NAMES[0])   # an upgrade: the new code now
+    print("Installed. Reboot, and the table starts by itself: sudo reboot")
+
+
+def write_settings(system: System, layout: str | None, contact: str | None) -> None:
+    """/etc/default/cardtable: the settings already there (else the defaults), but those given now."""
+    existing = system.path(SETTINGS)
+    settings = DEFAULT_SETTINGS | (read_settings(existing.read_text()) if existing.exists() else {})
+    given = {"CARDTABLE_LAYOUT": layout, "CARDTABLE_CONTACT": contact}
+    settings |= {key: value for key, value in given.items() if value is not None}
+    system.write(SETTINGS, SETTINGS_TEXT.format(layouts=APP / "hardware" / "layouts",
+                                                layout=shlex.quote(settings["CARDTABLE_LAYOUT"]),
+                                                contact=shlex.quote(settings["CARDTABLE_CONTACT"])))
+
+
+def copy_app(system: System) -> None:
+    """This checkout, copied afresh to the app's folder (the service may not read a home folder)."""
+    app = system.path(APP)
+    if app.resolve() == SOURCE:
+        return
+    if app.exists():
+        shutil.rmtree(app)
+    shutil.copytree(SOURCE, app, ignore=shutil.ignore_patterns(*NOT_COPIED), symlinks=True)
+    print(f"copied {SOURCE} to {APP}")
+
+
+def enable_spi(system: System) -> None:
+    """dtparam=spi=on in the Pi's config.txt (read at boot: a reboot turns SPI on)."""
+    config = next((path for path in CONFIG_TXT if system.path(path).is_file()), None)
+    if config is None:
+        print(f"no {CONFIG_TXT[0]}: not Raspberry Pi OS? SPI left as it is")
+        return
+    target = system.path(config)
+    system.write(config, spi_enabled(target.read_text()), mode=target.stat().st_mode & 0o7777)
+
+
+def uninstall(system: System) -> None:
+    """Remove what `install` made, but the state directory, the apt packages and SPI."""
+    system.run("systemctl", "disable", "--now", UNIT_NAMES[0], may_fail=True)
+    system.run("systemctl", "stop", UNIT_NAMES[1], may_fail=True)
+    for path in (*(UNITS / name for name in UNIT_NAMES), UDEV_RULE, COMMAND, SETTINGS, PREFIX):
+        system.remove(path)
+    system.run("systemctl", "daemon-reload")
+    system.run("systemctl", "reset-failed", *UNIT_NAMES, may_fail=True)
+    system.run("udevadm", "control", "--reload-rules")
+    system.run("userdel", USER, may_fail=True)
+    print(f"Uninstalled. Kept {STATE} (the journal, the tag registry, the history): remove it by hand if you "
+          "mean to; the apt packages and SPI are left as they are.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="install.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--layout", help="the table's layout: a name in hardware/layouts "
+                                         f"(default: as already set, else {DEFAULT_SETTINGS['CARDTABLE_LAYOUT']})")
+    parser.add_argument("--contact", help="whom the staff call when the table stops, e.g. \"Marie, 06 12 34 56 78\"")
+    parser.add_argument("--uninstall", action="store_true", help="remove the table (its state directory is kept)")
+    parser.add_argument("--root", type=Path, metavar="DIR",
+                        help="write under DIR and print the commands instead of running them")
+    args = parser.parse_args(argv)
+    if args.root is None and os.geteuid() != 0:
+        print("install.py: run it as root: sudo python3 systemd/install.py", file=sys.stderr)
+        return 1
+    system = System(args.root and args.root.resolve())
+    try:
+        if args.uninstall:
+            uninstall(system)
+        else:
+            install(system, args.layout, args.contact)
+    except (Refused, OSError) as error:
+        print(f"install.py: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

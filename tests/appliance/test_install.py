@@ -1,0 +1,151 @@
+"""The installer, run into a folder (--root) from a small checkout: what it writes, twice the same, and what
+uninstalling removes and keeps. Every run here has --root: run as root without it, it would install this
+machine."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO
+
+CONFIG_TXT = """\
+# For more options and information see
+# http://rptl.io/configtxt
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+dtparam=audio=on
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+
+
+@pytest.fixture
+def checkout(tmp_path) -> Path:
+    """A checkout of the project, small: the installer and the units, two layouts, a package, and what a
+    developer's checkout also holds and an installation must not (a virtual environment, bytecode)."""
+    source = tmp_path / "checkout"
+    (source / "systemd").mkdir(parents=True)
+    for name in ("install.py", "cardtable.service", "cardtable-fallback.service"):
+        shutil.copy(REPO / "systemd" / name, source / "systemd" / name)
+    (source / "hardware" / "layouts").mkdir(parents=True)
+    for name in ("pi-4-seat.toml", "hubs-8-seat.toml"):
+        shutil.copy(REPO / "hardware" / "layouts" / name, source / "hardware" / "layouts" / name)
+    for path in ("table/__init__.py", "table/__pycache__/__init__.cpython-311.pyc", ".venv/bin/python",
+                 ".git/HEAD", ".lgd-nfy0"):
+        (source / path).parent.mkdir(parents=True, exist_ok=True)
+        (source / path).write_text("")
+    return source
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    """A Raspberry Pi OS root, before the installation: its config.txt only."""
+    root = tmp_path / "root"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "config.txt").write_text(CONFIG_TXT)
+    return root
+
+
+def install(checkout: Path, root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, checkout / "systemd" / "install.py", "--root", root, *args],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def tree(root: Path) -> dict[str, tuple[int, bytes | None]]:
+    """Every file and folder under `root`: its mode and contents."""
+    return {str(p.relative_to(root)): (p.stat().st_mode, None if p.is_dir() else p.read_bytes())
+            for p in sorted(root.rglob("*"))}
+
+
+def test_install_writes_the_table_into_the_root(checkout, root):
+    result = install(checkout, root, "--contact", "Marie, 06 12 34 56 78")
+    assert (result.returncode, result.stderr) == (0, "")
+    service = (root / "etc/systemd/system/cardtable.service").read_text()
+    assert "ExecStart=/opt/cardtable/venv/bin/cardtable run --hardware real --fullscreen\n" in service
+    fallback = (root / "etc/systemd/system/cardtable-fallback.service").read_text()
+    assert "ExecStart=/opt/cardtable/venv/bin/cardtable fallback --fullscreen\n" in fallback
+    assert re.findall("@[A-Z]+@", service + fallback) == []
+    settings = (root / "etc/default/cardtable").read_text()
+    assert "CARDTABLE_LAYOUT=pi-4-seat\n" in settings and "CARDTABLE_CONTACT='Marie, 06 12 34 56 78'\n" in settings
+    command = root / "usr/local/bin/cardtable"
+    assert command.stat().st_mode & 0o777 == 0o755
+    assert "sudo -u cardtable env -C /var/lib/cardtable CARDTABLE_STATE=/var/lib/cardtable" in command.read_text()
+    rule = (root / "etc/udev/rules.d/70-cardtable-hubs.rules").read_text()
+    for product in ("0005", "000a"):
+        assert (f'ATTRS{{idVendor}}=="2e8a", ATTRS{{idProduct}}=="{product}", ENV{{ID_MM_DEVICE_IGNORE}}="1"'
+                in rule)
+    assert CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on") == (root / "boot/firmware/config.txt").read_text()
+    app = root / "opt/cardtable/app"
+    assert sorted(str(p.relative_to(app)) for p in app.rglob("*") if p.is_file()) == [
+        "hardware/layouts/hubs-8-seat.toml", "hardware/layouts/pi-4-seat.toml", "systemd/cardtable-fallback.service",
+        "systemd/cardtable.service", "systemd/install.py", "table/__init__.py"]
+    assert (root / "var/lib/cardtable").is_dir()
+    commands = [line.removeprefix("not run (--root): ") for line in result.stdout.splitlines()
+                if line.startswith("not run")]
+    for expected in (("apt-get install --yes --no-install-recommends python3-venv python3-dev build-essential swig "
+                      "liblgpio-dev libgbm1 libegl1 libgles2 libgl1-mesa-dri"),
+                     ("useradd --system --user-group --groups spi,gpio,dialout,video,render,input "
+                      "--home-dir /var/lib/cardtable --no-create-home --shell /usr/sbin/nologin cardtable"),
+                     "/opt/cardtable/venv/bin/pip install --editable /opt/cardtable/app",
+                     "chown cardtable:cardtable /var/lib/cardtable", "udevadm control --reload-rules",
+                     "systemctl daemon-reload", "systemctl enable cardtable.service"):
+        assert expected in commands
+    assert commands.index("systemctl daemon-reload") < commands.index("systemctl enable cardtable.service")
+
+
+def test_installing_again_changes_nothing_but_what_is_asked(checkout, root):
+    install(checkout, root, "--contact", "Marie")
+    first = tree(root)
+    again = install(checkout, root)
+    assert again.returncode == 0
+    assert tree(root) == first
+    assert "wrote" not in again.stdout
+    install(checkout, root, "--layout", "hubs-8-seat")
+    settings = (root / "etc/default/cardtable").read_text()
+    assert "CARDTABLE_LAYOUT=hubs-8-seat\n" in settings and "CARDTABLE_CONTACT=Marie\n" in settings
+
+
+def test_uninstall_removes_the_table_and_keeps_its_state(checkout, root):
+    install(checkout, root)
+    (root / "var/lib/cardtable/registry.sqlite").write_text("the deck's tags")
+    result = install(checkout, root, "--uninstall")
+    assert result.returncode == 0
+    for path in ("etc/systemd/system/cardtable.service", "etc/systemd/system/cardtable-fallback.service",
+                 "etc/udev/rules.d/70-cardtable-hubs.rules", "usr/local/bin/cardtable", "etc/default/cardtable",
+                 "opt/cardtable"):
+        assert not (root / path).exists(), path
+    assert (root / "var/lib/cardtable/registry.sqlite").read_text() == "the deck's tags"
+    assert "dtparam=spi=on\n" in (root / "boot/firmware/config.txt").read_text()
+    assert "not run (--root): systemctl disable --now cardtable.service" in result.stdout
+    assert "not run (--root): userdel cardtable" in result.stdout
+    assert install(checkout, root, "--uninstall").returncode == 0
+
+
+def test_an_unknown_layout_is_refused_before_anything_is_done(checkout, root):
+    before = tree(root)
+    result = install(checkout, root, "--layout", "pi-3-seat")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (f"install.py: no layout 'pi-3-seat' in {checkout / 'hardware/layouts'} "
+                             "(put your own layout file there, then name it)\n")
+    assert tree(root) == before
+
+
+@pytest.mark.parametrize("config, expected", [
+    ("#dtparam=spi=on\ndtparam=audio=on\n", "dtparam=spi=on\ndtparam=audio=on\n"),
+    ("dtparam=spi=off\n", "dtparam=spi=on\n"),
+    ("dtparam=spi=on\n#dtparam=spi=on\n", "dtparam=spi=on\n#dtparam=spi=on\n"),
+    ("dtparam=audio=on\n[pi4]\narm_boost=1", "dtparam=audio=on\n[pi4]\narm_boost=1\n[all]\ndtparam=spi=on\n"),
+    ("", "[all]\ndtparam=spi=on\n"),
+])
+def test_spi_is_switched_on_once_for_every_pi(installer, config, expected):
+    assert installer.spi_enabled(config) == expected
+    assert installer.spi_enabled(expected) == expected
