@@ -13,11 +13,13 @@ from argparse import Namespace
 
 import pygame
 
+from table.appliance.notify import Notifier
+from table.events import Tick
 from table.hardware import build
 from table.layout import Layout, LayoutError, load_layout
 from table.pipeline import Table
 from table.screen import Screen
-from table.screen.display import run_display
+from table.screen.display import FPS, run_display
 from table.screen.draw import SIZE
 from table.screen.pager import Pager
 from table.storage.files import TableFiles
@@ -91,15 +93,43 @@ def start_polling(table: Table, stop: threading.Event) -> threading.Thread:
     return poller
 
 
-def run_table(window: TableWindow, fullscreen: bool = False, frames: int = 0) -> None:
+def run_table(window: TableWindow, fullscreen: bool = False, frames: int = 0,
+              notifier: Notifier | None = None) -> None:
     """The table's main loop until `window` stops running (or for `frames` frames): a dispatcher thread delivers
-    each event as soon as it is published while this thread draws the pages."""
+    each event as soon as it is published while this thread draws the pages and keeps systemd told."""
+    notifier = notifier or Notifier()
+    polled = threading.Event()
+    window.table.bus.subscribe(Tick, lambda _tick: polled.set())
+    drawn, ready = 0, False
+
+    def each_frame() -> None:
+        """Before each frame: READY once a frame is up and the readers were polled; the watchdog fed; the status
+        (once a second)."""
+        nonlocal drawn, ready
+        if not ready and drawn and polled.is_set():
+            notifier.ready(status_of(window.table))
+            ready = True
+        elif drawn % FPS == 0:
+            notifier.status(status_of(window.table))
+        notifier.watchdog()
+        drawn += 1
+
     stop = threading.Event()
     dispatcher = threading.Thread(target=window.table.bus.run, args=(stop,), name="dispatcher", daemon=True)
     dispatcher.start()
     try:   # a page is a new surface only when it changed: scaled to the display once
-        run_display(window, SIZE, "cardtable", fullscreen, frames,
+        run_display(window, SIZE, "cardtable", fullscreen, frames, each_frame,
                     scale=functools.lru_cache(maxsize=1)(pygame.transform.smoothscale))
     finally:
+        notifier.stopping()
         stop.set()
         dispatcher.join()
+
+
+def status_of(table: Table) -> str:
+    """What the table does, in one line for `systemctl status` (never a card)."""
+    view = table.table_view()
+    doing = (f"lobby, {len(view['joined'])} seat(s) joined" if view["mode"] == "lobby"
+             else f"playing {view['game']} at seats {', '.join(map(str, view['joined']))}")
+    faults = view["faults"]
+    return doing + (f"; {len(faults)} reader(s) faulty" if faults else "")

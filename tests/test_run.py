@@ -113,3 +113,39 @@ def test_the_run_loop_draws_a_page_each_frame_scales_it_once_and_stops_its_threa
     assert [page.get_size() for page in drawn] == [(1280, 720)] * 5
     assert len(scaled) == 1 and scaled[0] != (1280, 720)   # the dummy display is smaller; the lobby never changed
     assert not [thread.name for thread in threading.enumerate() if thread.name in ("dispatcher", "poller")]
+
+
+def test_the_run_loop_tells_systemd_it_is_ready_once_a_frame_is_up_and_feeds_the_watchdog(tmp_path):
+    """READY=1 with a status after the first frame drawn and the first round of polls, WATCHDOG=1 while it runs,
+    STOPPING=1 at the end: over a real datagram socket, as systemd's $NOTIFY_SOCKET."""
+    import socket
+
+    from table.appliance.notify import Notifier
+    address = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(address)
+    server.settimeout(5)
+    notifier = Notifier({"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "20000"})   # armed: fed every 10 ms
+    sim = SimulatedTable(load_layout("sim-6-single"))
+    try:
+        stop = threading.Event()
+        poller = start_polling(sim.table, stop)
+        try:
+            run_table(TableWindow(sim.table), frames=8, notifier=notifier)
+        finally:
+            stop.set()
+            poller.join()
+    finally:
+        sim.close()
+    messages = []
+    server.settimeout(0.5)
+    try:
+        while True:
+            messages.append(server.recv(4096).decode())
+    except TimeoutError:
+        pass
+    server.close()
+    ready = [m for m in messages if m.startswith("READY=1")]
+    assert len(ready) == 1 and "STATUS=lobby, 0 seat(s) joined" in ready[0]
+    assert messages.index(ready[0]) < len(messages) - 1
+    assert "WATCHDOG=1" in messages and messages[-1].startswith("STOPPING=1")
