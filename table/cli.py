@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -21,6 +22,8 @@ HARDWARE_HELP = ("auto (default): the layout's own hardware when this machine is
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # pygame's banner is no output of ours
     parser = argparse.ArgumentParser(prog="cardtable", description="RFID card table controller")
+    parser.add_argument("--version", action="version", version=f"cardtable {package_version()}")
+    parser.add_argument("--verbose", action="store_true", help="log what the table accepts and refuses (never a card)")
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run the table (the simulated table when there is no table hardware)")
@@ -104,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     layout.add_argument("file", help="a layout file, or a name in hardware/layouts")
 
     args = parser.parse_args(argv)
+    configure_logging(args.verbose)
     try:
         return _command(parser, args)
     except StorageRefused as refused:
@@ -120,6 +124,41 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"cardtable {args.command}: {message}", file=sys.stderr)
         return 1
+
+
+def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("cardtable")
+    except PackageNotFoundError:   # run from a checkout that was never installed
+        return "(not installed)"
+
+
+class _JournalPriority(logging.Formatter):
+    """Log lines for systemd's journal: the level as a syslog priority prefix, no time (the journal has it)."""
+
+    PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"<{self.PRIORITY.get(record.levelno, 6)}>{record.name}: {super().format(record)}"
+
+
+def configure_logging(verbose: bool) -> None:
+    """Log to stderr (warnings and errors; with --verbose also what the table does); under systemd, whose
+    $JOURNAL_STREAM names our stderr, in the journal's own line format."""
+    handler = logging.StreamHandler(sys.stderr)
+    try:
+        stat = os.fstat(sys.stderr.fileno())
+    except (AttributeError, OSError, ValueError):   # a stream without a file (pytest's capture)
+        stat = None
+    if stat is not None and os.environ.get("JOURNAL_STREAM") == f"{stat.st_dev}:{stat.st_ino}":
+        handler.setFormatter(_JournalPriority("%(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    if not root.handlers:   # a program that calls main() (the test runner) may log its own way
+        root.addHandler(handler)
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
 
 
 def refusal(error: Exception) -> str | None:

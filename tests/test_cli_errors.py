@@ -96,3 +96,19 @@ def test_real_hardware_asked_for_off_a_pi_is_refused_before_anything_opens(tmp_p
     assert err == (f"cardtable {command[0]}: this is not a Raspberry Pi (no Raspberry Pi model in "
                    "/proc/device-tree/model): the layout's lights, buttons and readers on the Pi cannot be driven "
                    "here; use --hardware simulated\n")
+
+
+def test_version_and_logs_in_the_journal_format_under_systemd(tmp_path):
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "table", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("cardtable ")
+    script = ("import logging, os, sys; from table.cli import configure_logging; st = os.fstat(2); "
+              "os.environ['JOURNAL_STREAM'] = f'{st.st_dev}:{st.st_ino}'; configure_logging(False); "
+              "logging.getLogger('table.x').warning('reader seat1 failed'); logging.getLogger('table.x').info('quiet')")
+    err = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True).stderr
+    assert err == "<4>table.x: reader seat1 failed\n"
+    script = script.replace("os.environ['JOURNAL_STREAM'] = f'{st.st_dev}:{st.st_ino}'; ", "").replace(
+        "configure_logging(False)", "configure_logging(True)")
+    err = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True).stderr
+    assert err.count("\n") == 2 and "WARNING table.x: reader seat1 failed" in err and "INFO table.x: quiet" in err
