@@ -16,7 +16,7 @@ import pygame
 from table.appliance.notify import Notifier
 from table.events import Tick
 from table.hardware import build
-from table.layout import Layout, LayoutError, load_layout
+from table.layout import Layout, load_layout
 from table.pipeline import Table
 from table.screen import Screen
 from table.screen.display import FPS, run_display
@@ -43,10 +43,7 @@ class TableWindow:
 
 def run(args: Namespace) -> int:
     """`cardtable run`: the layout's own hardware when it is all here, else the simulated table."""
-    try:
-        layout = load_layout(args.layout)
-    except LayoutError as error:
-        raise SystemExit(f"cardtable run: {error}") from None
+    layout = load_layout(args.layout)   # a LayoutError is the one line `cardtable` prints for it
     hardware, missing = build.choose(layout, args.hardware)
     say_missing(layout, missing, hardware is None, "the simulated table")
     if hardware is None:
