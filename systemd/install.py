@@ -12,7 +12,8 @@ groups, a copy of this checkout in /opt/cardtable/app and its virtual
 environment in /opt/cardtable/venv, the state directory /var/lib/cardtable,
 the settings /etc/default/cardtable, the command /usr/local/bin/cardtable
 (the table's own, run as its user with its settings and state), a udev rule
-that keeps ModemManager off the seat hubs, SPI switched on in config.txt,
+that keeps ModemManager off the seat hubs, a polkit rule that lets the table
+shut down or restart the machine (its staff menu), SPI switched on in config.txt,
 the units installed and the table's enabled. --uninstall removes all that
 but the state directory (the games' journal, the tag registry, the
 history), the apt packages and SPI.
@@ -45,6 +46,7 @@ COMMAND = Path("/usr/local/bin/cardtable")
 UNITS = Path("/etc/systemd/system")
 UNIT_NAMES = ("cardtable.service", "cardtable-fallback.service")
 UDEV_RULE = Path("/etc/udev/rules.d/70-cardtable-hubs.rules")
+POLKIT_RULE = Path("/etc/polkit-1/rules.d/50-cardtable-power.rules")
 CONFIG_TXT = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))   # bookworm, then older releases
 SPI_ON = "dtparam=spi=on"
 NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".lgd-nfy*", "build", "out")
@@ -54,13 +56,27 @@ NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypoth
 # headers (liblgpio-dev, in Raspberry Pi OS's archive) for lgpio. The display without a desktop (SDL's KMSDRM)
 # needs GBM, EGL, GLES and Mesa's drivers.
 PACKAGES = ("python3-venv", "python3-dev", "build-essential", "swig", "liblgpio-dev",
-            "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri")
+            "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
 
 UDEV_TEXT = """\
 # The card table's seat hubs (Raspberry Pi Picos on USB serial): ModemManager must not probe them as modems.
 # 2e8a:0005 is MicroPython, which the hubs run; 2e8a:000a is the Pico SDK's USB serial.
 ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005", ENV{ID_MM_DEVICE_IGNORE}="1"
 ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="000a", ENV{ID_MM_DEVICE_IGNORE}="1"
+"""
+
+# The staff menu's "shut down" and "restart" (table/appliance/power.py): logind asks polkit whether the table's
+# user may; this rule says yes to those actions only, and only for that user (polkit 121+, JavaScript rules).
+POLKIT_TEXT = """\
+// The card table (cardtable.service) may shut down or restart the machine when staff ask from its staff menu.
+polkit.addRule(function (action, subject) {
+    if (subject.user == "cardtable" && [
+            "org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions",
+            "org.freedesktop.login1.reboot", "org.freedesktop.login1.reboot-multiple-sessions"
+        ].indexOf(action.id) >= 0) {
+        return polkit.Result.YES;
+    }
+});
 """
 
 SETTINGS_TEXT = """\
@@ -197,6 +213,7 @@ def install(system: System, layout: str | None, contact: str | None) -> None:
     system.write(UDEV_RULE, UDEV_TEXT)
     system.run("udevadm", "control", "--reload-rules")
     system.run("udevadm", "trigger", "--action=change", "--subsystem-match=tty")
+    system.write(POLKIT_RULE, POLKIT_TEXT)
     enable_spi(system)
 
     for name in UNIT_NAMES:
@@ -243,7 +260,7 @@ def uninstall(system: System) -> None:
     """Remove what `install` made, but the state directory, the apt packages and SPI."""
     system.run("systemctl", "disable", "--now", UNIT_NAMES[0], may_fail=True)
     system.run("systemctl", "stop", UNIT_NAMES[1], may_fail=True)
-    for path in (*(UNITS / name for name in UNIT_NAMES), UDEV_RULE, COMMAND, SETTINGS, PREFIX):
+    for path in (*(UNITS / name for name in UNIT_NAMES), UDEV_RULE, POLKIT_RULE, COMMAND, SETTINGS, PREFIX):
         system.remove(path)
     system.run("systemctl", "daemon-reload")
     system.run("systemctl", "reset-failed", *UNIT_NAMES, may_fail=True)

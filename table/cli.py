@@ -276,7 +276,7 @@ def history_command(path: Path, as_csv: bool, as_json: bool, export: list[str] |
         scores = ", ".join(f"{seat}: {total}{'*' if int(seat) in g['winners'] else ''}"
                            for seat, total in g["scores"].items())
         print(f"{g['id']:>4}  {g['started'][:16].replace('T', ' '):16}  {g['game']:12} {minutes:>4}:{seconds:02d}  "
-              f"{scores}")
+              f"{scores}{'' if g['winners'] else '  (ended by staff)'}")
     print(f"{len(games)} game{'s' if len(games) != 1 else ''}; * winner")
     return 0
 

@@ -49,10 +49,10 @@ class ButtonDown(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class StaffCommand(Event):
-    """A staff action from the keyboard or menu of the simulated table (e.g. "start")."""
+class PowerAsked(Event):
+    """Staff asked from the staff menu to shut the machine down ("poweroff") or restart it ("reboot")."""
 
-    command: str
+    what: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,8 @@ from argparse import Namespace
 import pygame
 
 from table.appliance.notify import Notifier
-from table.events import Tick
+from table.appliance.power import carry_out
+from table.events import PowerAsked, Tick
 from table.hardware import build
 from table.layout import Layout, load_layout
 from table.pipeline import Table
@@ -68,10 +69,13 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
         table.session.tell_staff(notice)
     for name, problem in table.hardware.wait_for_hubs(build.HUBS_WAIT_S).items():
         print(f"seat hub {name}: {problem}; its pads show as faulty until it is back")
+    window = TableWindow(table, args.lang)
+    asked: list[str] = []   # staff asked to power off or reboot from the staff menu: stop, then do it
+    table.bus.subscribe(PowerAsked, lambda event: (asked.append(event.what), setattr(window, "running", False)))
     stop = threading.Event()
     poller = start_polling(table, stop)
     try:
-        run_table(TableWindow(table, args.lang), args.fullscreen, args.frames)
+        run_table(window, args.fullscreen, args.frames)
     finally:
         stop.set()
         poller.join()
@@ -79,7 +83,7 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
             table.close()
         finally:
             files.close()
-    return 0
+    return carry_out(asked[0]) if asked else 0
 
 
 def start_polling(table: Table, stop: threading.Event) -> threading.Thread:

@@ -20,6 +20,7 @@ from table.screen.canvas import HEADER, Canvas
 from table.screen.draw import BG, FAULT, GOLD, GREEN, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
 from table.screen.faces import Faces
 from table.screen.i18n import Translator
+from table.screen.staff import draw_staff
 
 
 class Screen:
@@ -58,6 +59,8 @@ class Screen:
             self._banner(surf, self._message(c), RED)
         elif table.get("faults"):
             self._banner(surf, self._fault(c, table["faults"]), FAULT)
+        if table.get("staff"):
+            draw_staff(surf, self.t, table["staff"])
         return surf
 
     def canvas(self, surf: pygame.Surface, table: dict) -> Canvas:

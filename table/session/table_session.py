@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
+from typing import Any, Callable
 
-from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, ReaderDead,
-                          ReaderRecovered, Refused, StaffCommand, Tick)
+from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, PowerAsked,
+                          ReaderDead, ReaderRecovered, Refused, Tick)
 from table.games import GAMES, deck_for
 from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt, Refusal
 from table.games.kit import codec
 from table.layout import Layout
-from table.session.lobby import START, Menu
+from table.session.lobby import START, Menu, games_for
+from table.session.staff import CONFIRMED, StaffMenu
 from table.storage.journal import Finished, Journal
 from table.storage.registry import TagRegistry
 
@@ -57,6 +58,8 @@ class TableSession:
         self.state: Any = None              # the engine state, None in the lobby
         self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
         self.message: dict | None = None    # the latest refusal, for the screen
+        self.staff = StaffMenu()            # the staff menu (opened by a staff card)
+        self.checkup: Callable[[], list[dict]] = list   # the health page's findings: readers, hubs, protections
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
         self.finished: list[Finished] = []  # games over and back to the lobby, not yet archived
         self._began = 0                     # the journal entry that started the game in play
@@ -86,7 +89,6 @@ class TableSession:
         bus.subscribe(ReaderDead, self.on_reader_dead)
         bus.subscribe(ReaderRecovered, self.on_reader_recovered)
         bus.subscribe(ButtonDown, self.on_button)
-        bus.subscribe(StaffCommand, self.on_staff_command)
         bus.subscribe(Tick, self.on_tick)
         self._archive()   # games a power cut left in the journal after they ended
         if self._time_limit() is not None and last > self._clocked:
@@ -114,7 +116,7 @@ class TableSession:
         if tag is None:
             return self._refuse(seat, "unknown_tag")
         if tag.kind == "staff":
-            return self._staff()
+            return self._staff_card()
         if self.state is None:
             return self._join(seat, tag.deck)
         if tag.deck != self.game.info.deck:
@@ -146,6 +148,8 @@ class TableSession:
         seat, button = event.seat, event.button
         if seat not in {s.number for s in self.layout.seats} or button not in ("next", "ok", "back"):
             return log.warning("button %r of seat %r, which this layout does not have: dropped", button, seat)
+        if self.staff.open:
+            return self._staff_button(button)
         if self.state is None:
             if seat not in self.joined:
                 return self._refuse(seat, "seat_not_joined") if button == "ok" else None
@@ -174,10 +178,6 @@ class TableSession:
         if self._played() >= limit:
             self._play(None, self.game.rules.time_up())
 
-    def on_staff_command(self, event: StaffCommand) -> None:
-        if event.command == "start":
-            self._staff()
-
     def tell_staff(self, notice: dict) -> None:
         """Show staff that a file was refused and moved aside ({"file", "kept", "why"}) until the next input."""
         self.message = {"key": "file_moved_aside", "params": {"file": notice["file"], "kept": notice["kept"]},
@@ -185,13 +185,57 @@ class TableSession:
 
     # ------------------------------------------------------------ steps
 
-    def _staff(self) -> None:
-        """The staff card (or the staff menu): OK on the lobby's menu, back to the lobby after a game."""
-        if self.state is None:
-            return self._menu(None, "ok")
-        if self.over:
-            return self._accept(None, "lobby", {"seats": list(self.players)})
-        self._refuse(None, "game_started")
+    def _staff_card(self) -> None:
+        """A staff card opens the staff menu, on its first line (start, end the game, back to the lobby); the
+        next one closes it."""
+        if self.staff.open:
+            self.staff.close()
+        else:
+            self.staff.show("menu")
+        self.message = None
+
+    def _staff_button(self, button: str) -> None:
+        """Any seat's button while the staff menu is open: Next/Back move its cursor, OK takes the line."""
+        staff, mode, games = self.staff, self.mode, games_for(self.layout)
+        if button != "ok":
+            return staff.moved(-1 if button == "back" else 1, mode, games)
+        line = staff.chosen(mode, games)
+        if staff.page == "games":
+            staff.back("choose_game", mode)
+            if line != self.menu.game and self.state is None:
+                self._accept(None, "menu", _menu_json(Menu(line, GAMES[line].info.defaults())))
+        elif staff.page == "health":
+            staff.back("health", mode)
+        elif staff.page == "confirm":
+            asked = staff.asking
+            if line == "no":
+                staff.back(asked, mode)
+            else:
+                staff.close()
+                self._staff_do(asked)
+        elif line in CONFIRMED:
+            staff.asking = line
+            staff.show("confirm")
+        elif line == "choose_game":
+            staff.show("games", games.index(self.menu.game) if self.menu.game in games else 0)
+        elif line == "health":
+            staff.checks = self.checkup()
+            staff.show("health")
+        else:
+            staff.close()
+            self._staff_do(line)
+
+    def _staff_do(self, line: str) -> None:
+        """Carry out a line of the staff menu (confirmed when it asks)."""
+        if line == "start" and self.state is None:
+            self._start(self.joined[0] if self.joined else None, by=None)
+        elif line == "to_lobby" and self.over:
+            self._accept(None, "lobby", {"seats": list(self.players)})
+        elif line == "end_game" and self.state is not None and not self.over:
+            self._accept(None, "lobby", {"seats": list(self.players), "ended": "staff"})
+        elif line in ("poweroff", "reboot"):
+            log.warning("staff asked to %s from the staff menu", line)
+            self.bus.publish(PowerAsked(line))
 
     def _menu(self, seat: int | None, button: str) -> None:
         """A button on the lobby's menu: Next/Back move its cursor; OK changes the line or, on Start, starts."""
@@ -291,7 +335,10 @@ class TableSession:
                 raise _Unfit("a clock entry with no game clock running")
             self.played_s, self._clocked, self._since = float(data["played_s"]), seq, None
         elif kind == "lobby":
-            result = self._result() if self.over else None
+            ended = data.get("ended") == "staff"   # a game the staff ended before its end: archived as it stood
+            if ended and self.mode != "game":
+                raise _Unfit("a game ended by staff with no game in play")
+            result = self._result() if self.over or ended else None
             self.joined, self.players, self.state, self.game, self.cursor = list(data["seats"]), (), None, None, None
             if result is not None:
                 lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined))
@@ -326,7 +373,8 @@ class TableSession:
         return self.played_s + ran
 
     def _result(self) -> dict:
-        """The finished game's result for the history: scores and winners by seat."""
+        """The finished game's result for the history: scores and winners by seat (none for a game the staff
+        ended before its end)."""
         view = self.public()
         return {"game": self.game.name, "options": dict(self.menu.options), "seats": list(self.players),
                 "scores": {str(seat): total for seat, total in zip(self.players, view["totals"])},
@@ -350,6 +398,11 @@ class TableSession:
         return prompt.start if self.cursor is None else self.cursor
 
     # ------------------------------------------------------------ views
+
+    @property
+    def mode(self) -> str:
+        """What the table does: "lobby", "game" (a game in play) or "over" (a game ended, not yet left)."""
+        return "lobby" if self.state is None else "over" if self.over else "game"
 
     @property
     def over(self) -> bool:
@@ -391,6 +444,7 @@ class TableSession:
             "prompt": self.prompt_view(),
             "clock": self.clock_view(),
             "message": self.message,
+            "staff": self.staff.view(self.mode, games_for(self.layout)),
             "clearing": self.clearing,
             "view": self.public(),
         }

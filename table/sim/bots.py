@@ -49,6 +49,8 @@ class Bots:
         """The table's next step for everyone: join and start, pick up, show a chance card, or one seat acts
         (nothing once the game is over)."""
         session, world = self.sim.session, self.world
+        if session.staff.open:
+            raise CannotDo("sim_staff_menu_open")   # the seats' buttons work the staff menu now
         if session.state is None:
             free = [s for s in self.seats if s not in session.joined]
             if len(session.joined) < GAMES[session.menu.game].info.players.start and free:

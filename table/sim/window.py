@@ -16,6 +16,8 @@ from typing import Callable
 
 import pygame
 
+from table.appliance.power import carry_out
+from table.events import PowerAsked
 from table.games import GAMES
 from table.layout import Layout, load_layout
 from table.screen import Screen, Translator, draw
@@ -61,6 +63,8 @@ class SimWindow:
         self.seat = 1
         self.cursor = 0
         self.running = True
+        self.asked: str | None = None   # staff asked to power off or reboot: the window closes
+        self.sim.table.bus.subscribe(PowerAsked, self._power)
         self.pager = Pager(self.screen, clock)
         self.leds: dict[int, tuple[tuple[int, int], tuple[int, int, int], str]] = {}   # seat -> centre, colour, state
         self.controls: dict[str, tuple[pygame.Rect, Callable[[], None]]] = {}
@@ -175,6 +179,10 @@ class SimWindow:
 
     def quit(self) -> None:
         self.running = False
+
+    def _power(self, event: PowerAsked) -> None:
+        self.asked = event.what
+        self.quit()
 
     # ------------------------------------------------------------ drawing
 
@@ -329,4 +337,4 @@ def run_window(args: Namespace) -> int:
     finally:
         window.close()
         files.close()
-    return 0
+    return carry_out(window.asked) if window.asked else 0

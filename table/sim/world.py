@@ -89,7 +89,7 @@ class World:
         return self._act(lambda: self.sim.press(seat, button))
 
     def staff(self) -> bool:
-        """Staff tap the staff card on a free pad, the centre first: OK on the lobby's menu, or ends a finished game."""
+        """Staff tap the staff card on a free pad, the centre first: it opens the staff menu, or closes it."""
         pad = next(p for p in self.layout.centre + self.layout.pads if self.sim.pads[p].card is None)
         return self._act(lambda: self.sim.tap(pad, STAFF_CARD))
 

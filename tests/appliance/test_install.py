@@ -3,6 +3,7 @@ uninstalling removes and keeps. Every run here has --root: run as root without i
 machine."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -83,6 +84,11 @@ def test_install_writes_the_table_into_the_root(checkout, root):
     for product in ("0005", "000a"):
         assert (f'ATTRS{{idVendor}}=="2e8a", ATTRS{{idProduct}}=="{product}", ENV{{ID_MM_DEVICE_IGNORE}}="1"'
                 in rule)
+    polkit = (root / "etc/polkit-1/rules.d/50-cardtable-power.rules").read_text()
+    assert 'subject.user == "cardtable"' in polkit and "polkit.Result.YES" in polkit
+    assert sorted(re.findall(r'"(org\.freedesktop\.[\w.-]+)"', polkit)) == [
+        "org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions",
+        "org.freedesktop.login1.reboot", "org.freedesktop.login1.reboot-multiple-sessions"]
     assert CONFIG_TXT.replace("#dtparam=spi=on", "dtparam=spi=on") == (root / "boot/firmware/config.txt").read_text()
     app = root / "opt/cardtable/app"
     assert sorted(str(p.relative_to(app)) for p in app.rglob("*") if p.is_file()) == [
@@ -92,7 +98,7 @@ def test_install_writes_the_table_into_the_root(checkout, root):
     commands = [line.removeprefix("not run (--root): ") for line in result.stdout.splitlines()
                 if line.startswith("not run")]
     for expected in (("apt-get install --yes --no-install-recommends python3-venv python3-dev build-essential swig "
-                      "liblgpio-dev libgbm1 libegl1 libgles2 libgl1-mesa-dri"),
+                      "liblgpio-dev libgbm1 libegl1 libgles2 libgl1-mesa-dri polkitd"),
                      ("useradd --system --user-group --groups spi,gpio,dialout,video,render,input "
                       "--home-dir /var/lib/cardtable --no-create-home --shell /usr/sbin/nologin cardtable"),
                      "/opt/cardtable/venv/bin/pip install --editable /opt/cardtable/app",
@@ -120,8 +126,8 @@ def test_uninstall_removes_the_table_and_keeps_its_state(checkout, root):
     result = install(checkout, root, "--uninstall")
     assert result.returncode == 0
     for path in ("etc/systemd/system/cardtable.service", "etc/systemd/system/cardtable-fallback.service",
-                 "etc/udev/rules.d/70-cardtable-hubs.rules", "usr/local/bin/cardtable", "etc/default/cardtable",
-                 "opt/cardtable"):
+                 "etc/udev/rules.d/70-cardtable-hubs.rules", "etc/polkit-1/rules.d/50-cardtable-power.rules",
+                 "usr/local/bin/cardtable", "etc/default/cardtable", "opt/cardtable"):
         assert not (root / path).exists(), path
     assert (root / "var/lib/cardtable/registry.sqlite").read_text() == "the deck's tags"
     assert "dtparam=spi=on\n" in (root / "boot/firmware/config.txt").read_text()
@@ -149,3 +155,19 @@ def test_an_unknown_layout_is_refused_before_anything_is_done(checkout, root):
 def test_spi_is_switched_on_once_for_every_pi(installer, config, expected):
     assert installer.spi_enabled(config) == expected
     assert installer.spi_enabled(expected) == expected
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no JavaScript engine here to run polkit's rule")
+def test_the_polkit_rule_lets_only_the_tables_user_power_off_and_reboot(checkout, root):
+    """polkit runs its rules as JavaScript: run this one for a few (user, action) pairs."""
+    install(checkout, root)
+    rule = (root / "etc/polkit-1/rules.d/50-cardtable-power.rules").read_text()
+    asks = [("cardtable", "org.freedesktop.login1.power-off"), ("cardtable", "org.freedesktop.login1.reboot"),
+            ("cardtable", "org.freedesktop.login1.reboot-multiple-sessions"),
+            ("cardtable", "org.freedesktop.login1.suspend"), ("cardtable", "org.freedesktop.systemd1.manage-units"),
+            ("pi", "org.freedesktop.login1.power-off")]
+    script = ("const rules = []; const polkit = {Result: {YES: 'yes'}, addRule: (f) => rules.push(f)};\n" + rule +
+              f"\nfor (const [user, id] of {json.dumps(asks)}) "
+              "console.log(rules.map((f) => f({id: id}, {user: user})).find((r) => r) || 'ask');")
+    answers = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout.split()
+    assert answers == ["yes", "yes", "yes", "ask", "ask", "ask"]

@@ -3,7 +3,7 @@
 Two harnesses:
 
 - `Desk`: a TableSession on an EventBus fed the events presence tracking
-  publishes (CardPlaced / CardRemoved / ButtonDown / StaffCommand), with no
+  publishes (CardPlaced / CardRemoved / ButtonDown), with no
   hardware at all. Fast enough for hypothesis and for restoring a session at
   every journal position.
 - `SimulatedTable`: the whole pipeline on virtual readers and mock pins, for
@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, event as note_event, given, settings, strategies as st
 
 from table.assets import deck_data
-from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused, StaffCommand
+from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused
 from table.games.feira_torio import rules as ft
 from table.games.kit.codec import from_json
 from table.games.kit.replay import replay
@@ -158,8 +158,10 @@ class Desk:
     def press(self, seat: int, button: str) -> list:
         return self._send(ButtonDown(seat, button))
 
-    def staff(self, command: str = "start") -> list:
-        return self._send(StaffCommand(command))
+    def staff(self) -> list:
+        """Staff tap the staff card on the centre pad: the staff menu opens (or closes)."""
+        centre = self.layout.centre[0]
+        return self.place_uid(centre, STAFF_UID) + self.remove(centre)
 
     def pad(self, seat: int, index: int = 0) -> str:
         return self.layout.seats[seat - 1].pads[index]
@@ -259,8 +261,9 @@ def test_ok_with_two_players_is_refused_too_few_players():
     assert dict(event.params)["min_players"] == 3
     assert snapshot(desk.session) == before
     assert desk.session.state is None
-    # the staff card cannot start it either, and no player's seat blinks for it
-    refused(desk.place_uid("centre", STAFF_UID), "too_few_players", None)
+    # the staff menu cannot start it either, and no player's seat blinks for it
+    desk.staff()
+    refused(desk.press(2, "ok"), "too_few_players", None)
     assert snapshot(desk.session) == before
 
 
@@ -288,24 +291,25 @@ def test_three_or_more_start_and_the_seat_that_pressed_ok_deals_first(starter):
     assert session.players[view["first_bid"]] == starter
 
 
-@pytest.mark.parametrize("how", ["staff card", "staff menu"])
-def test_the_staff_starts_the_game_with_the_lowest_seat_dealing(how):
+@pytest.mark.parametrize("pressed_at", [5, 1])
+def test_the_staff_start_the_game_from_their_menu_with_the_lowest_seat_dealing(pressed_at):
     desk = Desk()
     desk.join(5, 3, 4, 6)
-    if how == "staff card":
-        events = desk.place_uid("centre", STAFF_UID)
-    else:
-        events = desk.staff("start")
+    assert desk.staff() == []   # the staff menu opens on its first line: start
+    assert desk.session.table_view()["staff"]["lines"][0] == "start"
+    events = desk.press(pressed_at, "ok")   # any seat's OK, joined or not
     assert [(type(e), e.what) for e in events] == [(Accepted, "start")]
     assert desk.session.players == (3, 4, 5, 6)
     assert desk.session.players[desk.session.public()["dealer"]] == 3
+    assert desk.session.table_view()["staff"] is None
 
 
-def test_the_staff_card_during_a_game_is_refused():
+def test_the_staff_card_during_a_game_opens_the_staff_menu_and_changes_nothing():
     desk = Desk()
     desk.start()
     before = snapshot(desk.session)
-    refused(desk.place_uid(desk.pad(2), STAFF_UID), "game_started", None)
+    assert desk.place_uid(desk.pad(2), STAFF_UID) + desk.remove(desk.pad(2)) == []
+    assert desk.session.table_view()["staff"]["lines"][0] == "end_game"
     assert snapshot(desk.session) == before
 
 
@@ -855,14 +859,21 @@ def test_random_and_hostile_input_never_crashes_never_changes_state_when_refused
                 legal_step(desk, rng)
                 if session.state is not None:
                     check_conservation(session.state)
-        elif move < 16:   # any tag on any pad
+        elif move < 16:   # any tag on any pad (a staff card's menu closed again: the legal steps need the buttons)
             desk.place_uid(data.draw(st.sampled_from(pads), label="pad"), data.draw(hostile_uid, label="uid"))
+            if session.staff.open:
+                desk.staff()
         elif move < 18:
             desk.remove(data.draw(st.sampled_from(pads), label="pad"))
         elif move == 18:
             desk.press(data.draw(st.integers(1, 6), label="seat"), data.draw(st.sampled_from(["next", "ok"])))
-        else:
-            desk.staff(data.draw(st.sampled_from(["start", "stop", "", "lobby"]), label="command"))
+        else:   # the staff menu, opened, worked by a few buttons, then closed if still open
+            desk.staff()
+            for button in data.draw(st.lists(st.sampled_from(["next", "ok", "back"]), max_size=4), label="staff"):
+                if session.staff.open:   # once closed, the buttons are the game's again
+                    desk.press(data.draw(st.integers(1, 6), label="seat"), button)
+            if session.staff.open:
+                desk.staff()
         new = desk.events[start:]
         journaled = [e for e in new if isinstance(e, Accepted)]
         after = snapshot(session)

@@ -179,9 +179,13 @@ def test_a_whole_game_through_the_window(layout, lang, out):
     pygame.image.save(window.canvas, out / f"{name}-winner.png")
 
     key(window, pygame.K_c)
-    click(window, "staff")                                    # the staff card: back to the lobby
+    click(window, "staff")                                    # the staff card opens the staff menu
+    assert window.sim.session.table_view()["staff"]["lines"][0] == "to_lobby"
+    pygame.image.save(window.canvas, out / f"{name}-staff-menu.png")
+    key(window, pygame.K_o)                                   # OK at any seat: back to the lobby
     assert window.pager.page == ("lobby", None) and window.world.hands == {}
-    key(window, pygame.K_s)                                   # and a new game with the same seats
+    key(window, pygame.K_s)                                   # the staff menu again: start, same seats
+    key(window, pygame.K_o)
     assert window.pager.page == ("table", None) and state(window).hand == 1
     assert not any(r.card for r in window.sim.pads.values())
     window.close()
