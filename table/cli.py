@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="emulated or simulated only: make this pad's reader deaf first (repeatable)")
     doctor.add_argument("--patience", type=float, default=30.0, metavar="SECONDS",
                         help="how long to wait for each button press or card")
+    doctor.add_argument("--state", type=Path, default=DEFAULT_JOURNAL.parent, metavar="DIR",
+                        help="the state directory whose protections are checked (default: the journal's)")
 
     fallback = commands.add_parser("fallback", help="say on the screen why the table stopped and whom to call, "
                                    "until stopped (run by cardtable-fallback.service, see docs/appliance.md)")

@@ -6,7 +6,9 @@ reads `session.table_view()`. Only the adapters passed in differ.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+from table.appliance.checks import in_brief, protections, table_health
 from table.events import EventBus
 from table.hardware.build import Builder
 from table.hardware.poller import ReaderPoller
@@ -34,6 +36,7 @@ class Table:
         self.session = TableSession(layout, registry, journal, self.bus, game)
         self.faults = ReaderFaults(layout, self.bus)
         self.light_view = SeatLightsView(self.session, self.faults, self.lights, self.bus)
+        self.session.checkup = self.checkup
 
     def step(self) -> None:
         """Poll every reader once and deliver what follows (the headless, clockless loop)."""
@@ -54,6 +57,12 @@ class Table:
             view["lights"] = {seat: state.value for seat, state in seat_lights(self.session, self.faults).items()}
             view["faults"] = self.faults.view()
         return view
+
+    def checkup(self) -> list[dict]:
+        """The staff menu's health page: every reader and hub, then the machine's protections."""
+        journal = self.session.journal.path
+        checks = in_brief(table_health(self)) + (protections(journal.parent) if isinstance(journal, Path) else [])
+        return [{"key": c.key, "ok": c.ok, "params": dict(c.params)} for c in checks]
 
     def close(self) -> None:
         self.hardware.close()

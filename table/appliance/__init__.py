@@ -1,2 +1,3 @@
-"""The table as an appliance: systemd's notify protocol (`notify`) and the staff's message when it stops
-(`fallback`). The units and the installer are in systemd/ (docs/appliance.md)."""
+"""The table as an appliance: systemd's notify protocol (`notify`), the staff's message when it stops
+(`fallback`) and the table's checks of itself (`checks`). The units and the installer are in systemd/
+(docs/appliance.md)."""

@@ -40,6 +40,9 @@ Acts module (physical acts <-> actions, both ways):
     must_clear(state) -> bool                         the table gate: the last resolution's cards may
                                                       still lie on the pads, act on nothing until all are gone
     prompt(state) -> Prompt | None                    a public choice for one seat, made with its buttons
+    menu(state, player) -> Prompt | None              optional: the seat menu `player`'s OK opens when no prompt
+                                                      of its own is open (pass, call...): legal actions; the
+                                                      session puts "Back" before them and the cursor on it
 """
 from __future__ import annotations
 
@@ -60,6 +63,8 @@ class Need:
       result does not depend on the order the commits arrive in (bids, registration);
     - any of: `any_of` is true; any one of `players` may act, the first valid act is taken;
       `by` is the player who decides which one (the giver of a card), None when they decide;
+    - interrupt (with a turn): `interrupt` lists the other players who may, outside the turn, start an action
+      that suspends it (a call); they are not asked to act, and a table never waits for them;
     - chance: `chance` is true; the next action is a chance outcome (a card shown), one
       of `outcomes` (empty: any card the rules accept). `by` is the player who shows it,
       None when anyone may. With `table_draw` no card carries the outcome (a first player
@@ -74,6 +79,7 @@ class Need:
     any_of: bool = False
     by: int | None = None
     table_draw: bool = False
+    interrupt: tuple[int, ...] = ()
 
     @property
     def done(self) -> bool:
@@ -147,6 +153,14 @@ class Prompt:
             return ()
         steps = (self.options.index(action) - self.start) % len(self.options)
         return (ButtonPress(self.player, "next"),) * steps + (ButtonPress(self.player, "ok"),)
+
+    def menu_presses(self, action: Any) -> tuple[ButtonPress, ...]:
+        """The presses that take `action` as a seat menu: OK opens it on "Back", Next until the action, OK."""
+        if action not in self.options:
+            return ()
+        steps = self.options.index(action) + 1
+        return (ButtonPress(self.player, "ok"), *(ButtonPress(self.player, "next"),) * steps,
+                ButtonPress(self.player, "ok"))
 
 
 # ---------------------------------------------------------------- what a game declares

@@ -6,7 +6,8 @@ works and what does not. The maker answers with the table itself (buttons
 and cards), so a doctor needs no keyboard; whoever answers is a `Maker`: the
 console for a person, or an emulated hand in tests and `--emulated` runs.
 A part that is not there (the Pi, an SPI device, a hub) is reported in one
-line, and nothing is asked of what hangs on it.
+line, and nothing is asked of what hangs on it. The table's protections
+(table/appliance/checks.py) follow the report.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from table.appliance.checks import Check, protections
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, ReaderFailed, ReaderRecovered
 from table.hardware import build
 from table.hardware.pins import NoTableHardware, missing_spi_devices, not_a_pi
@@ -249,7 +251,8 @@ class HandMaker:
 
 
 def run_doctor(args) -> int:
-    """`cardtable doctor`: the report, exit status 1 when anything failed.
+    """`cardtable doctor`: the report, then the protections of the state directory `--state`; exit status 1 when
+    anything failed (a part, a seat hub that sent frames that do not fit its wiring, or a protection).
 
     On a layout wired to real hardware it runs on what of that hardware is
     here, with the person at the console. With `--emulated` (or on a
@@ -287,10 +290,24 @@ def run_doctor(args) -> int:
                    if pad not in no_device and board_of.get(pad) not in boards}
         lights = {n: light for n, light in hardware.lights.items() if layout.seats[n - 1].board not in boards}
         findings += Doctor(layout, readers, lights, bus, maker, args.patience).run()
+        findings += [Finding(f"hub {name}", False, f"frames that do not fit its wiring were dropped ({hub.misfits}): "
+                             "its firmware and the host's differ; update it (docs/hubs.md)")
+                     for name, hub in hardware.hubs.items() if hub.misfits]
     finally:
         hardware.close()
+    checks = protections(args.state)
     print(report(findings))
-    return 0 if all(f.ok for f in findings) else 1
+    print(protections_report(checks))
+    return 0 if all(f.ok for f in findings) and all(c.ok is not False for c in checks) else 1
+
+
+def protections_report(checks: list[Check]) -> str:
+    """The protections after the parts: one line each in English, OK, PROBLEM or not in use."""
+    from table.screen.i18n import Translator
+
+    t = Translator("en")
+    marks = {True: "OK", False: "PROBLEM", None: "not in use"}
+    return "\n".join(["Protections", *(f"{marks[c.ok]:<10}  {c.text(t)}" for c in checks)])
 
 
 def _real(layout: Layout, bus: EventBus) -> tuple[build.Hardware, dict[str, str], dict[str, str]]:

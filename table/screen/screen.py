@@ -55,6 +55,8 @@ class Screen:
             self._over(c)
         else:
             GAMES[table["game"]].page.draw_page(c, page, step)
+        if table.get("menus"):
+            self._menus(c, table["menus"])
         if table.get("message"):
             self._banner(surf, self._message(c), RED)
         elif table.get("faults"):
@@ -97,6 +99,20 @@ class Screen:
         draw.shape(surf, "triangle", GOLD, (52, rect.centery + 4), 30)
         draw.text(surf, "!", 44, INK, "center", (52, rect.centery + 10))
         draw.text(surf, text, 42, TEXT, "midleft", (100, rect.centery), width=SIZE[0] - 124, lines=2)
+
+    def _menus(self, c: Canvas, menus: dict[str, dict]) -> None:
+        """Each open seat menu on a bar of its own at the bottom: the seat, its lines, the cursor's in gold."""
+        for i, (seat, menu) in enumerate(sorted(menus.items(), key=lambda item: int(item[0]))):
+            bar = pygame.Rect(0, SIZE[1] - (i + 1) * 70, SIZE[0], 66)
+            pygame.draw.rect(c.surf, PANEL, bar)
+            pygame.draw.rect(c.surf, GOLD, bar, 3)
+            draw.badge(c.surf, (bar.x + 40, bar.centery), 26, int(seat), c.light(int(seat)))
+            x = bar.x + 84
+            for j, (key, params) in enumerate(menu["labels"]):
+                chosen = j == menu["cursor"]
+                tag = draw.tag(c.surf, ("» " if chosen else "") + c.t(key, **params), 32, (x, bar.centery),
+                               INK if chosen else TEXT, GOLD if chosen else PANEL_HI, "midleft")
+                x = tag.right + 14
 
     # ------------------------------------------------------------ lobby
 

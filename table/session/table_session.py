@@ -57,6 +57,7 @@ class TableSession:
         self.players: tuple[int, ...] = ()  # game: the playing seats, in player order
         self.state: Any = None              # the engine state, None in the lobby
         self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
+        self.menus: dict[int, int] = {}     # open seat menus: player -> cursor (0: on "Back"); not journaled
         self.message: dict | None = None    # the latest refusal, for the screen
         self.staff = StaffMenu()            # the staff menu (opened by a staff card)
         self.checkup: Callable[[], list[dict]] = list   # the health page's findings: readers, hubs, protections
@@ -165,7 +166,28 @@ class TableSession:
                 return self._play(seat, prompt.options[self._cursor_at(prompt)])
             step = {"next": 1, "back": -1}.get(button, 0)
             return self._accept(seat, "cursor", {"at": (self._cursor_at(prompt) + step) % len(prompt.options)})
+        menu = self._seat_menu(player)
+        if menu is not None and (player in self.menus or button == "ok"):
+            return self._seat_menu_button(seat, player, menu, button)
+        self.menus.pop(player, None)
         self._play(seat, self.game.acts.interpret(self.state, ButtonPress(player, button)))
+
+    def _seat_menu(self, player: int) -> Prompt | None:
+        """The seat menu the game offers `player` now, if any."""
+        menu = getattr(self.game.acts, "menu", None)
+        return None if menu is None else menu(self.state, player)
+
+    def _seat_menu_button(self, seat: int, player: int, menu: Prompt, button: str) -> None:
+        """A button of a seat whose menu is open (or OK, which opens it on "Back"): Next/Back move, OK takes."""
+        if player not in self.menus:
+            self.menus[player] = 0
+            return
+        if button != "ok":
+            self.menus[player] = (self.menus[player] + (-1 if button == "back" else 1)) % (len(menu.options) + 1)
+            return
+        cursor = self.menus.pop(player)
+        if cursor:
+            self._play(seat, menu.options[cursor - 1])
 
     def on_tick(self, event: Tick) -> None:
         """The game clock: once the play time reaches the game's time limit, the table journals the time up."""
@@ -314,6 +336,7 @@ class TableSession:
                 raise _Unfit(f"{data.get('type')} refused by the rules of {self.game.name}: {refusal.key}")
             self.state = self.game.rules.apply(self.state, action)
             self.cursor = None
+            self.menus.clear()   # what a menu offers may have changed: opened again by OK
         elif kind == "cursor":
             prompt = self.prompt
             if prompt is None or not 0 <= data["at"] < len(prompt.options):
@@ -340,6 +363,7 @@ class TableSession:
                 raise _Unfit("a game ended by staff with no game in play")
             result = self._result() if self.over or ended else None
             self.joined, self.players, self.state, self.game, self.cursor = list(data["seats"]), (), None, None, None
+            self.menus.clear()
             if result is not None:
                 lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined))
                 self.finished.append(Finished(self._began, seq, result, lobby))
@@ -360,6 +384,7 @@ class TableSession:
         self.menu = Menu(game.name, options)
         self.state = game.rules.new_game(deck_for(game.name), len(seats), data["first"], options)
         self.cursor = None
+        self.menus.clear()
 
     def _time_limit(self) -> float | None:
         """The play time the game in play allows, in seconds; None without a running clock (no time limit, over,
@@ -419,6 +444,16 @@ class TableSession:
         return None if prompt is None else {"player": prompt.player, "cursor": self._cursor_at(prompt),
                                             "labels": [[key, dict(params)] for key, params in prompt.labels]}
 
+    def menus_view(self) -> dict[str, dict]:
+        """The open seat menus as the screen and replay show them, by seat: cursor and labels ("Back" first)."""
+        shown = {}
+        for player, cursor in sorted(self.menus.items()):
+            menu = self._seat_menu(player)
+            if menu is not None:
+                shown[str(self.players[player])] = {"cursor": cursor % (len(menu.options) + 1), "labels": [
+                    ["menu_back", {}], *([key, dict(params)] for key, params in menu.labels)]}
+        return shown
+
     def clock_view(self) -> dict | None:
         """The game clock as the screen and replay show it (None: no clock runs): the seconds left and allowed."""
         limit = self._time_limit()
@@ -442,6 +477,7 @@ class TableSession:
             "menu": {"lines": self.menu.lines, "cursor": self.menu.cursor % len(self.menu.lines)},
             "shape": {"seat": self.shape.seat, "centre": self.shape.centre},
             "prompt": self.prompt_view(),
+            "menus": self.menus_view(),
             "clock": self.clock_view(),
             "message": self.message,
             "staff": self.staff.view(self.mode, games_for(self.layout)),

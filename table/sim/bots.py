@@ -66,25 +66,52 @@ class Bots:
                 raise CannotDo("sim_pile_refused")   # the world and the table disagree: never loop on it
         elif need.any_of and need.by is not None:
             self.act(need.by, need.players)          # the giver decides who takes it
-        elif need.players:
+        elif need.players and not self.interrupted(need.interrupt):
             player = self.rng.choice(need.players)
             self.act(player, (player,))
 
-    def act(self, decider: int, players: tuple[int, ...]) -> None:
-        """`decider` chooses, from its own view, among the legal actions `players` can physically make (cards
-        they can reach, acts this table's pads allow); the chosen action's player makes its physical acts."""
+    def interrupted(self, players: tuple[int, ...]) -> bool:
+        """Whether one of `players`, who may interrupt the turn (a call), did: each in turn, in a random order,
+        decides from its own view with the game's `interrupt(view, legal, rng)` (None: it lets the turn go on)."""
         session = self.sim.session
-        rules, state = session.game.rules, session.state
-        acts_for = session.game.acts.acts_for
-        reach = {p: {None, *self.world.reach(session.players[p])} for p in players}   # once per player
-        legal = [a for a in rules.legal_actions(state) if getattr(a, "player", None) in reach
-                 and getattr(a, "card", None) in reach[a.player] and acts_for(state, a, session.shape)]
+        decide = getattr(session.game.bots, "interrupt", None)
+        for player in self.rng.sample(players, len(players)) if decide else ():
+            legal = self.legal((player,))
+            action = decide(session.game.rules.observe(session.state, player), legal, self.rng) if legal else None
+            if action is not None:
+                self.perform(action)
+                return True
+        return False
+
+    def legal(self, players: tuple[int, ...]) -> list:
+        """The legal actions of `players` they can physically make: acts this table's pads allow, with the cards
+        (and accessories) they can reach."""
+        session = self.sim.session
+        state, acts_for = session.state, session.game.acts.acts_for
+        reach = {p: set(self.world.reach(session.players[p])) for p in players}   # once per player
+        return [a for a in session.game.rules.legal_actions(state) if getattr(a, "player", None) in reach
+                and _within(acts_for(state, a, session.shape), reach[a.player])]
+
+    def act(self, decider: int, players: tuple[int, ...]) -> None:
+        """`decider` chooses, from its own view, among the legal actions `players` can physically make."""
+        session = self.sim.session
+        legal = self.legal(players)
         if not legal:
             raise CannotDo("sim_no_card")
-        action = session.game.bots.choose(rules.observe(state, decider), legal, self.rng)
+        self.perform(session.game.bots.choose(session.game.rules.observe(session.state, decider), legal, self.rng))
+
+    def perform(self, action) -> None:
+        """The chosen action's player makes its physical acts."""
+        session = self.sim.session
+        state, acts_for = session.state, session.game.acts.acts_for
         seat = session.players[action.player]
         for act in acts_for(state, action, session.shape):
             if isinstance(act, ButtonPress):
                 self.world.press(seat, act.button)
             elif isinstance(act, CardOnPad) and not self.world.lay(seat, act.card, act.slot):
                 raise CannotDo("sim_card_refused")
+
+
+def _within(acts: tuple, reach: set[str]) -> bool:
+    """Whether `acts` are some acts, every card they lay within `reach`."""
+    return bool(acts) and all(act.card in reach for act in acts if isinstance(act, CardOnPad))

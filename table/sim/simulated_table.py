@@ -9,7 +9,7 @@ from table.hardware.simulated import Noise
 from table.layout import Layout
 from table.pipeline import Table
 from table.storage.journal import Journal
-from table.storage.registry import Tag, TagRegistry, enrol_simulated
+from table.storage.registry import Tag, TagRegistry, deck_cards, enrol_simulated
 
 PATIENCE = 200   # polls a simulated hand waits for the table to see a card come or go
 
@@ -26,8 +26,8 @@ class SimulatedTable:
     def __init__(self, layout: Layout, journal: Journal | None = None, registry: TagRegistry | None = None,
                  game: str | None = None, noise: Noise = Noise(), seed: int = 0, emulate: bool = False) -> None:
         self.registry = registry or TagRegistry()
-        for deck in dict.fromkeys(g.info.deck for g in GAMES.values()):   # every game's cards are tagged
-            enrol_simulated(self.registry, deck, self.cards(deck))
+        for deck in dict.fromkeys(g.info.deck for g in GAMES.values()):   # every game's cards (and accessories)
+            enrol_simulated(self.registry, deck, deck_cards(deck))
         hardware = emulated(layout) if emulate else simulated(layout, noise, seed)
         self.table = Table(layout, hardware, self.registry, journal or Journal(), game)
         chips = self.table.hardware.chips
@@ -45,7 +45,7 @@ class SimulatedTable:
 
     @staticmethod
     def cards(deck: str) -> list[str]:
-        """The card ids of a deck."""
+        """The playing cards of a deck (not its accessories)."""
         return [c["id"] for c in deck_data(deck)["cards"]]
 
     @property

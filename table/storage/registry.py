@@ -57,10 +57,12 @@ def staff_tag(number: int) -> Tag:
 
 
 def deck_cards(deck: str) -> tuple[str, ...] | None:
-    """The card ids of a deck in the deck file's order, or None when there is no such deck."""
+    """Every tagged item of a deck in the deck file's order: its cards, then the items of each accessory table
+    it names (`accessories = ["bases", "tokens"]`: base cards, tokens...); None when there is no such deck."""
     if not DECK_NAME.fullmatch(deck) or not (ASSETS / "decks" / f"{deck}.toml").is_file():
         return None
-    return tuple(card["id"] for card in deck_data(deck)["cards"])
+    data = deck_data(deck)
+    return tuple(item["id"] for table in ("cards", *data.get("accessories", ())) for item in data[table])
 
 
 @dataclass(slots=True)

@@ -58,15 +58,26 @@ def player_of(action) -> int | None:
 
 
 def through_acts(game, state, acts) -> object:
-    """What the session makes of these acts: a prompt's cursor moves and OK, or the acts module's reading."""
+    """What the session makes of these acts: a prompt's cursor moves and OK; a seat menu opened by OK on "Back",
+    its cursor moved, OK; or the acts module's reading."""
     prompt, cursor, result = game.acts.prompt(state), None, None
+    menus = {}   # player -> the open menu's cursor (0: "Back")
     for act in acts:
+        menu = (getattr(game.acts, "menu", lambda state, player: None)(state, act.player)
+                if isinstance(act, ButtonPress) else None)
         if isinstance(act, ButtonPress) and prompt is not None and prompt.player == act.player:
             at = prompt.start if cursor is None else cursor
             if act.button == "ok":
                 result = prompt.options[at]
             else:
                 cursor = (at + {"next": 1, "back": -1}.get(act.button, 0)) % len(prompt.options)
+        elif menu is not None and (act.player in menus or act.button == "ok"):
+            if act.player not in menus:
+                menus[act.player] = 0
+            elif act.button != "ok":
+                menus[act.player] = (menus[act.player] + (-1 if act.button == "back" else 1)) % (len(menu.options) + 1)
+            elif at := menus.pop(act.player):
+                result = menu.options[at - 1]
         else:
             result = game.acts.interpret(state, act)
     return result
@@ -111,7 +122,7 @@ def test_random_legal_play_keeps_the_contract(screen, name, players, seed):
         legal = rules.legal_actions(state)
         assert legal, "a game that needs something has legal actions"
         if not need.chance:
-            assert {player_of(a) for a in legal} <= set(need.players)
+            assert {player_of(a) for a in legal} <= {*need.players, *need.interrupt}
         for action in rng.sample(legal, min(SAMPLE, len(legal))):
             assert rules.check(state, action) is None
             assert from_json(rules.ACTIONS, json.loads(json.dumps(to_json(action)))) == action

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from appliance.test_checks import ONE_HUB
+from table import cli
 from table.cli import main
 from table.events import EventBus
 from table.hardware import pins
@@ -58,6 +60,22 @@ def by_part(findings):
     return {f.part: f for f in findings}
 
 
+@pytest.fixture(autouse=True)
+def state(tmp_path, monkeypatch):
+    """The doctor's state directory by default: a writable one, not systemd's; not started by systemd."""
+    monkeypatch.setattr(cli, "DEFAULT_JOURNAL", tmp_path / "journal.sqlite")
+    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def parts_report(capsys) -> str:
+    """What the doctor printed before its protections (which it always prints)."""
+    parts, protections, _ = capsys.readouterr().out.partition("Protections\n")
+    assert protections, "no protections after the report"
+    return parts
+
+
 @pytest.mark.parametrize("layout", ["sim-6-single", "sim-6-slots"])
 def test_a_sound_table_is_reported_working_part_by_part(layout):
     bench = Bench(layout)
@@ -103,7 +121,7 @@ def test_a_card_read_by_the_wrong_pad_points_at_the_wiring():
 
 def test_doctor_on_an_emulated_pi_table_runs_the_real_driver_and_passes(capsys):
     assert main(["doctor", "--layout", "pi-4-seat", "--emulated", "--patience", "5"]) == 0
-    out = capsys.readouterr().out
+    out = parts_report(capsys)
     assert "OK   reader centre         MFRC522 version 0x92" in out
     assert out.rstrip().endswith("22 of 22 parts work.")   # 5 readers, 4 lights, 8 buttons, 5 pads
 
@@ -111,7 +129,7 @@ def test_doctor_on_an_emulated_pi_table_runs_the_real_driver_and_passes(capsys):
 def test_doctor_names_a_reader_broken_on_purpose_and_fails(capsys):
     assert main(["doctor", "--layout", "pi-4-seat", "--emulated", "--break", "seat3", "--break", "centre",
                  "--patience", "5"]) == 1
-    out = capsys.readouterr().out
+    out = parts_report(capsys)
     bad = [line for line in out.splitlines() if line.startswith("BAD")]
     assert [line.split()[1:3] for line in bad] == [["reader", "seat3"], ["reader", "centre"]]
     assert "Lay a card on pad 'seat3'" not in out
@@ -134,13 +152,13 @@ def test_doctor_emulated_passes_on_every_shipped_layout(name, capsys):
     """Pi-wired readers on emulated chips, hub-wired ones on emulated hubs (the firmware on an emulated Pico,
     over a pty), simulated tables on their simulated hardware."""
     assert main(["doctor", "--layout", name, "--emulated", "--patience", "10"]) == 0
-    out = capsys.readouterr().out
+    out = parts_report(capsys)
     assert out.rstrip().endswith(f"{parts_of(name)} of {parts_of(name)} parts work.")
 
 
 def test_doctor_on_emulated_hubs_names_a_deaf_reader_and_asks_nothing_of_it(capsys):
     assert main(["doctor", "--layout", "hubs-8-seat", "--emulated", "--break", "seat3-b", "--patience", "10"]) == 1
-    out = capsys.readouterr().out
+    out = parts_report(capsys)
     bad = [line for line in out.splitlines() if line.startswith("BAD")]
     assert [line.split()[1:3] for line in bad] == [["reader", "seat3-b"]]
     assert "Lay a card on pad 'seat3-b'" not in out and "Lay a card on pad 'seat3-c'" in out
@@ -157,7 +175,7 @@ def bare_machine(monkeypatch):
 
 def test_doctor_off_a_pi_names_the_missing_pi_in_one_line_and_asks_for_nothing(bare_machine, capsys):
     assert main(["doctor", "--layout", "pi-4-seat", "--patience", "30"]) == 1
-    out = capsys.readouterr().out
+    out = parts_report(capsys)
     assert out.splitlines() == [
         "BAD  Raspberry Pi  this is not a Raspberry Pi (no Raspberry Pi model in /proc/device-tree/model)",
         "0 of 1 parts work; 1 needs attention."]
@@ -170,14 +188,14 @@ def test_doctor_on_a_pi_it_cannot_drive_says_why_in_one_line(bare_machine, monke
 
     monkeypatch.setattr(pins, "find_gpiochip", no_gpio)
     assert main(["doctor", "--layout", "pi-4-seat", "--patience", "30"]) == 1
-    assert capsys.readouterr().out.splitlines() == [
+    assert parts_report(capsys).splitlines() == [
         "BAD  Raspberry Pi  no Raspberry Pi header GPIO controller: add this user to the gpio group",
         "0 of 1 parts work; 1 needs attention."]
 
 
 def test_doctor_with_no_hub_plugged_in_names_each_hub_and_asks_for_nothing(bare_machine, capsys):
     assert main(["doctor", "--layout", "hubs-8-seat", "--patience", "0.5"]) == 1
-    lines = capsys.readouterr().out.splitlines()
+    lines = parts_report(capsys).splitlines()
     assert lines[0] == "Waiting for the 4 seat hubs (at most 0.5 s)..."
     assert [line.split("  ")[:2] for line in lines[1:5]] == [["BAD", "hub hub1"], ["BAD", "hub hub2"],
                                                              ["BAD", "hub hub3"], ["BAD", "hub hub4"]]
@@ -188,3 +206,27 @@ def test_doctor_with_no_hub_plugged_in_names_each_hub_and_asks_for_nothing(bare_
 def test_doctor_refuses_to_break_a_real_reader(capsys):
     with pytest.raises(SystemExit, match="--break needs --emulated"):
         main(["doctor", "--layout", "pi-4-seat", "--break", "seat1"])
+
+
+def test_doctor_ends_with_the_protections_in_english_and_a_problem_there_fails_it(state, capsys):
+    assert main(["doctor", "--layout", "sim-6-single", "--patience", "5"]) == 0
+    report, _, protections = capsys.readouterr().out.partition("Protections\n")
+    assert report.rstrip().endswith("32 of 32 parts work.")
+    lines = protections.splitlines()
+    assert lines[0] == "not in use  Watchdog: not in use here (the table is not running as a service)."
+    assert lines[1].startswith(f"OK          Data: the folder {state} can be written to (")
+    assert main(["doctor", "--layout", "sim-6-single", "--patience", "5", "--state", str(state / "gone")]) == 1
+    report, _, protections = capsys.readouterr().out.partition("Protections\n")
+    assert report.rstrip().endswith("32 of 32 parts work.")   # every part works: the protection fails the doctor
+    assert protections.splitlines()[1] == (f"PROBLEM     The data folder {state / 'gone'} does not exist: "
+                                           "run the installer again (docs/appliance.md).")
+
+
+def test_doctor_names_a_hub_that_sent_frames_that_do_not_fit_its_wiring(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(host, "UID_SIZES", (0, 4, 10))   # the host takes no 7-byte UID: the hub's card reads misfit
+    (tmp_path / "one-hub.toml").write_text(ONE_HUB)
+    assert main(["doctor", "--layout", str(tmp_path / "one-hub.toml"), "--emulated", "--patience", "0.5"]) == 1
+    bad = [line for line in parts_report(capsys).splitlines() if line.startswith("BAD")]
+    assert [line.split()[1:3] for line in bad] == [["pad", "seat1"], ["pad", "seat2"], ["pad", "centre"],
+                                                   ["hub", "hub1"]]
+    assert "frames that do not fit its wiring were dropped (" in bad[-1]

@@ -133,3 +133,27 @@ def test_while_the_menu_is_open_cards_still_play_and_a_restart_closes_it(tmp_pat
     desk.journal.close()
     again = TableSession(desk.layout, desk.registry, Journal(tmp_path / "journal.sqlite"), desk.bus)
     assert again.table_view()["staff"] is None and again.joined == [1, 2, 3]
+
+
+def test_through_the_pipeline_the_health_page_names_a_failing_reader_and_sums_up_the_others(tmp_path):
+    """A staff card read by a (simulated) reader, seat buttons through the pins, the checks of the real table."""
+    import pygame
+
+    from table.layout import load_layout
+    from table.screen import Screen
+    from table.sim.simulated_table import SimulatedTable
+
+    sim = SimulatedTable(load_layout("sim-6-single"), Journal(tmp_path / "journal.sqlite"))
+    sim.table.hardware.readers["seat4"].broken = True
+    sim.tap("centre", "staff-1")
+    for button in ("next", "next", "ok"):
+        sim.press(2, button)
+    staff = sim.table.table_view()["staff"]
+    assert staff["page"] == "health"
+    assert staff["checks"][:2] == [{"key": "readers", "ok": True, "params": {"n": 6}},
+                                   {"key": "reader_seat", "ok": False, "params": {"seat": 4, "pad": "seat4"}}]
+    assert {"key": "state_dir", "ok": True} in [{k: c[k] for k in ("key", "ok")} for c in staff["checks"]]
+    frame = Screen("en").render(sim.table.table_view(), "lobby")
+    pygame.image.save(frame, tmp_path / "health.png")
+    assert frame.get_at((640, 100))[:3] != Screen("en").render({**sim.table.table_view(), "staff": None},
+                                                               "lobby").get_at((640, 100))[:3]

@@ -427,7 +427,7 @@ def _order(hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...], first: in
 _SEALED: dict[tuple[int, ...], Need] = {}     # the registration's needs, by the seats still registering
 _NEED_SETTERS = {f.name: getattr(Need, f.name).__set__ for f in fields(Need)}
 # _chance sets every field of the shared Need by name: fail at import, not later, if the contract changes them
-if set(_NEED_SETTERS) != {"players", "chance", "outcomes", "simultaneous", "any_of", "by", "table_draw"}:
+if set(_NEED_SETTERS) != {"players", "chance", "outcomes", "simultaneous", "any_of", "by", "table_draw", "interrupt"}:
     raise ImportError("contract.Need has changed: update sweep.rules._chance")
 
 
@@ -443,6 +443,7 @@ def _chance(outcomes: tuple[str, ...], by: int) -> Need:
     setters["any_of"](new, False)
     setters["by"](new, by)
     setters["table_draw"](new, False)
+    setters["interrupt"](new, ())
     return new
 
 
