@@ -8,7 +8,9 @@ dispatcher threads, its run loop drawing the pages, headless), the time from
 the raw read that settles a card to the pins of the seat light it changes
 (p50/p99/max).
 startup: the time from opening the table's files to its first frame after 0,
-100 and 1,000 finished games, and as start-up was with one journal of every game.
+100 and 1,000 finished games, and as start-up was with one journal of every game;
+and the time from starting `cardtable run` (the live table, on emulated
+hardware) to its READY=1 to systemd, with SDL's dummy display and headless.
 readers: SPI transfers per poll of an empty pad and of a pad with a card, for
 our MFRC522 driver and for the mfrc522 0.0.7 package, counted in the
 emulator; and the modelled time of a poll round of a 9-pad table at 1 MHz.
@@ -21,7 +23,10 @@ import io
 import os
 import random
 import sqlite3
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -135,6 +140,7 @@ def _read_to_light(game: Game, seconds: float) -> dict:
     start = perf_counter()
     with mock.patch.dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1"), _journal() as journal:
         from table.run import TableWindow, run_table, start_polling   # pygame, quiet
+        from table.screen.outputs import find_output
 
         hands = _Hands(load_layout(LAYOUT), journal, game.name,
                        enough=lambda: bool(latencies) and perf_counter() - start >= seconds)
@@ -146,7 +152,7 @@ def _read_to_light(game: Game, seconds: float) -> dict:
         poller = start_polling(hands.table, stop)
         player.start()
         try:
-            run_table(window)
+            run_table(window, find_output())
         finally:
             hands.stop.set()
             player.join()
@@ -375,7 +381,54 @@ def bench_startup(counts: tuple[int, ...] = (0, 100, 1000)) -> dict:
             journal_of(before, joins + one_game * finished)
             figures[f"first_frame_ms_{finished}_games"] = first_frame_ms(lambda: TableFiles(now))
             figures[f"first_frame_ms_{finished}_games_one_journal_before"] = first_frame_ms(lambda: _OneJournal(before))
+        figures["ready_ms_dummy_display"] = _ready_ms(Path(folder) / "live")
+        figures["ready_ms_headless"] = _ready_ms(Path(folder) / "live", "--headless")
     return figures
+
+
+def _ready_ms(folder: Path, *options: str, runs: int = 3) -> float:
+    """The time from just before `cardtable run` starts (the live table of the pi-4-seat layout on emulated
+    hardware, SDL's dummy display, `options`) to the READY=1 it sends systemd's notify socket, a socket of ours
+    here: the median of `runs` starts, in ms."""
+    from table.storage.registry import TagRegistry
+
+    folder.mkdir(exist_ok=True)
+    registry = folder / "registry.sqlite"
+    TagRegistry(registry).close()
+    address = str(folder / "notify")
+    command = [sys.executable, "-m", "table", "run", "--layout", "pi-4-seat", "--hardware", "emulated",
+               "--journal", str(folder / "journal.sqlite"), "--registry", str(registry), *options]
+    env = os.environ | {"NOTIFY_SOCKET": address, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    times = []
+    for _ in range(runs):
+        with contextlib.closing(socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)) as systemd:
+            systemd.bind(address)
+            systemd.settimeout(0.05)
+            start = perf_counter()
+            table = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            try:
+                _wait_ready(systemd, table, start + 60)
+                times.append((perf_counter() - start) * 1000)
+            finally:
+                table.terminate()
+                table.wait()
+                table.stderr.close()
+        os.unlink(address)
+    return round(statistics.median(times), 1)
+
+
+def _wait_ready(systemd: socket.socket, table: subprocess.Popen, deadline: float) -> None:
+    """Until READY=1 comes on `systemd` (a socket with a short timeout); RuntimeError if the process `table`
+    ends first or the `deadline` (perf_counter) passes."""
+    while True:
+        try:
+            if systemd.recv(4096).startswith(b"READY=1"):
+                return
+        except TimeoutError:
+            if table.poll() is not None or perf_counter() > deadline:
+                table.kill()
+                table.wait()
+                raise RuntimeError(f"cardtable run sent no READY=1: {table.stderr.read().decode().strip()}") from None
 
 
 def bench_readers() -> dict:

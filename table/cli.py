@@ -30,12 +30,15 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--layout", default=DEFAULT_LAYOUT,
                      help="table layout: a file or a name in hardware/layouts (default: $CARDTABLE_LAYOUT or sim-6-single)")
     run.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL, help="journal file (resumed if it exists)")
-    run.add_argument("--hardware", choices=("auto", "real", "simulated"), default="auto", help=HARDWARE_HELP)
+    run.add_argument("--hardware", choices=("auto", "real", "simulated", "emulated"), default="auto",
+                     help=HARDWARE_HELP + "; emulated: the layout's readers emulated, read by the real driver")
     run.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY,
                      help="tag registry file, as made by cardtable enrol (real hardware only)")
     run.add_argument("--game", choices=list(GAMES), help="the game the lobby offers first")
     run.add_argument("--lang", choices=("fr", "en"), default="fr")
     run.add_argument("--fullscreen", action="store_true")
+    run.add_argument("--headless", action="store_true",
+                     help="run the table's own hardware without any screen (hub-only tests, benchmarks)")
     run.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
 
     demo = commands.add_parser("demo", help="bots play a whole game through the whole pipeline, headless")
@@ -167,7 +170,8 @@ def refusal(error: Exception) -> str | None:
     """What to tell the user when `error` comes from their input or their machine, not from a bug; else None."""
     from table.hardware.pins import NoTableHardware
     from table.layout import LayoutError
-    if isinstance(error, (LayoutError, NoTableHardware)):
+    from table.screen.outputs import NoDisplay
+    if isinstance(error, (LayoutError, NoTableHardware, NoDisplay)):
         return str(error)
     if isinstance(error, OSError) and error.filename is not None:   # a path that cannot be read or written
         return f"{error.filename}: {error.strerror}"

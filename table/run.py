@@ -2,7 +2,8 @@
 
 The poller thread only polls and publishes; the dispatcher thread delivers
 each event as soon as it is published (presence, session, journal, lights);
-the main thread copies the table's view and draws the page due, once a frame.
+the main thread copies the table's view and draws the page due, once a frame,
+while a screen is there (none with --headless).
 Without the layout's hardware, `run` opens the simulated table instead.
 """
 from __future__ import annotations
@@ -17,11 +18,13 @@ from table.appliance.notify import Notifier
 from table.appliance.power import carry_out
 from table.events import PowerAsked, Tick
 from table.hardware import build
+from table.hardware.pins import NoTableHardware
 from table.layout import Layout, load_layout
 from table.pipeline import Table
 from table.screen import Screen
-from table.screen.display import FPS, run_display
+from table.screen.display import FPS, Display, run_display
 from table.screen.draw import SIZE
+from table.screen.outputs import Output, find_output
 from table.screen.pager import Pager
 from table.storage.files import TableFiles
 
@@ -46,6 +49,9 @@ def run(args: Namespace) -> int:
     """`cardtable run`: the layout's own hardware when it is all here, else the simulated table."""
     layout = load_layout(args.layout)   # a LayoutError is the one line `cardtable` prints for it
     hardware, missing = build.choose(layout, args.hardware)
+    if hardware is None and args.headless:
+        raise NoTableHardware(f"--headless runs the table on its own hardware, and layout {layout.name!r} has none "
+                              "here (the simulated table is a window)")
     say_missing(layout, missing, hardware is None, "the simulated table")
     if hardware is None:
         from table.sim.window import run_window
@@ -62,7 +68,9 @@ def say_missing(layout: Layout, missing: list[str], simulated: bool, instead: st
 
 
 def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
-    """Run the table on `hardware` until the window closes (or for `args.frames` frames)."""
+    """Run the table on `hardware` until the window closes (or for `args.frames` frames); without any display
+    with `args.headless`."""
+    output = None if args.headless else find_output()   # no screen at all: NoDisplay, before anything opens
     files = TableFiles(args.journal, args.registry)
     table = Table(layout, hardware, files.registry, files.journal, args.game)
     for notice in files.notices:
@@ -75,7 +83,7 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     stop = threading.Event()
     poller = start_polling(table, stop)
     try:
-        run_table(window, args.fullscreen, args.frames)
+        run_table(window, output, args.fullscreen, args.frames)
     finally:
         stop.set()
         poller.join()
@@ -94,43 +102,46 @@ def start_polling(table: Table, stop: threading.Event) -> threading.Thread:
     return poller
 
 
-def run_table(window: TableWindow, fullscreen: bool = False, frames: int = 0,
+def run_table(window: TableWindow, output: Output | None, fullscreen: bool = False, frames: int = 0,
               notifier: Notifier | None = None) -> None:
     """The table's main loop until `window` stops running (or for `frames` frames): a dispatcher thread delivers
-    each event as soon as it is published while this thread draws the pages and keeps systemd told."""
+    each event as soon as it is published while this thread draws the pages on `output` (while its screen is
+    there; None: headless) and keeps systemd told."""
     notifier = notifier or Notifier()
     polled = threading.Event()
     window.table.bus.subscribe(Tick, lambda _tick: polled.set())
-    drawn, ready = 0, False
+    # a page is a new surface only when it changed: scaled to the display once
+    display = Display(output, SIZE, "cardtable", fullscreen,
+                      scale=functools.lru_cache(maxsize=1)(pygame.transform.smoothscale))
+    count, ready = 0, False
 
     def each_frame() -> None:
-        """Before each frame: READY once a frame is up and the readers were polled; the watchdog fed; the status
-        (once a second)."""
-        nonlocal drawn, ready
-        if not ready and drawn and polled.is_set():
-            notifier.ready(status_of(window.table))
+        """Before each frame: READY once a frame went round (drawn, when the screen is there) and the readers
+        were polled; the watchdog fed; the status (once a second)."""
+        nonlocal count, ready
+        if not ready and count and polled.is_set():
+            notifier.ready(status_of(window.table, display))
             ready = True
-        elif drawn % FPS == 0:
-            notifier.status(status_of(window.table))
+        elif count % FPS == 0:
+            notifier.status(status_of(window.table, display))
         notifier.watchdog()
-        drawn += 1
+        count += 1
 
     stop = threading.Event()
     dispatcher = threading.Thread(target=window.table.bus.run, args=(stop,), name="dispatcher", daemon=True)
     dispatcher.start()
-    try:   # a page is a new surface only when it changed: scaled to the display once
-        run_display(window, SIZE, "cardtable", fullscreen, frames, each_frame,
-                    scale=functools.lru_cache(maxsize=1)(pygame.transform.smoothscale))
+    try:
+        run_display(window, display, frames, each_frame)
     finally:
         notifier.stopping()
         stop.set()
         dispatcher.join()
 
 
-def status_of(table: Table) -> str:
-    """What the table does, in one line for `systemctl status` (never a card)."""
+def status_of(table: Table, display: Display) -> str:
+    """What the table does, in one line for `systemctl status` (never a card), and what it waits for to be seen."""
     view = table.table_view()
     doing = (f"lobby, {len(view['joined'])} seat(s) joined" if view["mode"] == "lobby"
              else f"playing {view['game']} at seats {', '.join(map(str, view['joined']))}")
     faults = view["faults"]
-    return doing + (f"; {len(faults)} reader(s) faulty" if faults else "")
+    return "; ".join(filter(None, (doing, f"{len(faults)} reader(s) faulty" if faults else "", display.waiting())))

@@ -201,7 +201,8 @@ def test_a_negative_duration_is_one_line_of_usage(capsys):
     assert "invalid duration value: '-1'" in capsys.readouterr().err
 
 
-def test_bench_startup_measures_the_first_frame_after_finished_games_now_and_as_before():
+def test_bench_startup_measures_the_first_frame_after_finished_games_now_and_as_before_and_the_time_to_ready():
     figures = bench.bench_startup(counts=(0, 3))
-    assert set(figures) == {f"first_frame_ms_{n}_games{how}" for n in (0, 3) for how in ("", "_one_journal_before")}
+    assert set(figures) == {f"first_frame_ms_{n}_games{how}" for n in (0, 3) for how in ("", "_one_journal_before")
+                            } | {"ready_ms_dummy_display", "ready_ms_headless"}
     assert all(isinstance(v, float) and v > 0 for v in figures.values())

@@ -17,6 +17,7 @@ from table.hardware import build
 from table.hardware.ports import LightState
 from table.layout import layout_path, load_layout
 from table.run import TableWindow, run_live, run_table, start_polling
+from table.screen.outputs import find_output
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
@@ -54,7 +55,7 @@ def test_the_live_table_reads_cards_on_its_poller_thread_and_journals_the_joins(
         return built
 
     args = Namespace(journal=tmp_path / "journal.sqlite", registry=registry_path, lang="fr", fullscreen=False, game=None,
-                     frames=60)   # two seconds at 30 frames a second: about 100 polls of every pad
+                     headless=False, frames=60)   # two seconds at 30 frames a second: about 100 polls of every pad
     assert run_live(args, layout, hardware) == 0
     journal = Journal(args.journal)
     assert [(kind, data) for _, kind, data in journal.entries()] == [
@@ -67,7 +68,7 @@ def run_loop(sim: SimulatedTable, **options) -> None:
     stop = threading.Event()
     poller = start_polling(sim.table, stop)
     try:
-        run_table(TableWindow(sim.table), **options)
+        run_table(TableWindow(sim.table), find_output(), **options)
     finally:
         stop.set()
         poller.join()
@@ -129,7 +130,7 @@ def test_the_run_loop_tells_systemd_it_is_ready_once_a_frame_is_up_and_feeds_the
         stop = threading.Event()
         poller = start_polling(sim.table, stop)
         try:
-            run_table(TableWindow(sim.table), frames=8, notifier=notifier)
+            run_table(TableWindow(sim.table), find_output(), frames=8, notifier=notifier)
         finally:
             stop.set()
             poller.join()

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import pygame
 
 from table.screen import draw
-from table.screen.display import run_display
+from table.screen.display import Display, run_display
+from table.screen.outputs import find_output
 
 UNIT = "cardtable.service"
 LOG_LINES = 3
@@ -135,14 +136,13 @@ class FallbackWindow:
 
 
 def run_fallback(args: Namespace) -> int:
-    """`cardtable fallback`: the message on the screen until stopped (or for `args.frames` frames)."""
+    """`cardtable fallback`: the message on the screen until stopped (or for `args.frames` frames); with no
+    screen at all, NoDisplay (the one line `cardtable` prints, in the journal under systemd)."""
     failure = read_failure(args.unit)
     contact = args.contact or os.environ.get("CARDTABLE_CONTACT", "")
     print(" ".join(text for _, text in message(failure, contact)[2:4]), file=sys.stderr)
-    try:   # the page never changes: scaled to the display once
-        run_display(FallbackWindow(page(failure, contact)), draw.SIZE, "cardtable", args.fullscreen, args.frames,
-                    scale=functools.lru_cache(maxsize=1)(pygame.transform.smoothscale))
-    except pygame.error as error:
-        print(f"cardtable fallback: no display to show the message on ({error})", file=sys.stderr)
-        return 1
+    # no keyboard wanted (its unit has no input devices); the page never changes: scaled to the display once
+    display = Display(find_output(inputs=None), draw.SIZE, "cardtable", args.fullscreen,
+                      scale=functools.lru_cache(maxsize=1)(pygame.transform.smoothscale))
+    run_display(FallbackWindow(page(failure, contact)), display, args.frames)
     return 0

@@ -48,19 +48,24 @@ class Notifier:
         self._clock = clock
         self._fed: float | None = None
         self._status: str | None = None
+        self._failing = False   # the last message could not be sent (logged once)
         self._socket: socket.socket | None = None
 
     def send(self, *fields: str) -> bool:
         """One message of `fields` ("KEY=value" each)."""
         if self.address is None:
             return False
-        try:
+        try:   # never blocking: a message nobody reads is dropped, the table's loop goes on
             if self._socket is None:
-                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+                kind = socket.SOCK_DGRAM | socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK
+                self._socket = socket.socket(socket.AF_UNIX, kind)
             self._socket.sendto("\n".join(fields).encode(), self.address)
         except OSError as error:
-            log.warning("cannot tell systemd %s: %s", " ".join(fields), error)
+            if not self._failing:   # once, not every frame
+                log.warning("cannot tell systemd %s: %s", " ".join(fields), error)
+            self._failing = True
             return False
+        self._failing = False
         return True
 
     def ready(self, status: str = "") -> bool:

@@ -44,7 +44,9 @@ def run_enrol(args: Namespace, hardware: Builder | None = None, pads: tuple[str,
 
 def _station(args: Namespace, enrolment: Enrolment, hardware: Builder | None, pads: tuple[str, ...]) -> int:
     from table.enrol.window import EnrolWindow
-    from table.screen.display import run_display
+    from table.screen.display import Display, run_display
+    from table.screen.outputs import find_output
+    output = find_output()   # none: NoDisplay, before the station's hardware opens
     bus, blanks, built = EventBus(), None, None
     if hardware is None:
         blanks = BlankTags(enrolment.registry)
@@ -55,8 +57,8 @@ def _station(args: Namespace, enrolment: Enrolment, hardware: Builder | None, pa
         readers = [built.readers[pad] for pad in pads]
     try:
         window = EnrolWindow(Station(enrolment, readers, bus=bus), args.lang, blanks)
-        run_display(window, window.canvas.get_size(), window.screen.title(), args.fullscreen, args.frames,
-                    each_frame=window.station.step)
+        run_display(window, Display(output, window.canvas.get_size(), window.screen.title(), args.fullscreen),
+                    args.frames, each_frame=window.station.step)
     finally:
         if built is not None:
             built.close()

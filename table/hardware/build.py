@@ -186,8 +186,11 @@ def choose(layout: Layout, hardware: str = "auto", root: Path = ROOT) -> tuple[B
     `hardware`: "real", "simulated", or "auto": real when this machine is the
     layout's table (`table_is_here`), even with parts missing (they show as
     faulty readers), so that a hub plugged in late or a dead one never turns
-    a café's table into the simulation.
+    a café's table into the simulation; "emulated": the layout's hardware
+    emulated (`emulated`), for trying and measuring the live table anywhere.
     """
+    if hardware == "emulated":
+        return (emulated(layout) if layout.backend != "simulated" else None), []
     missing = missing_hardware(layout, root)
     if hardware == "real" and (not_here := not_a_pi(layout, root)):
         raise NoTableHardware(f"{not_here}: the layout's lights, buttons and readers on the Pi cannot be driven "

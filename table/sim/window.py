@@ -21,7 +21,8 @@ from table.events import PowerAsked
 from table.games import GAMES
 from table.layout import Layout, load_layout
 from table.screen import Screen, Translator, draw
-from table.screen.display import run_display
+from table.screen.display import Display, run_display
+from table.screen.outputs import find_output
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEXT
 from table.screen.pager import Pager
 from table.sim.simulated_table import SimulatedTable
@@ -327,13 +328,15 @@ def card_grid(count: int, area: pygame.Rect, gap: int = 12) -> list[pygame.Rect]
 
 def run_window(args: Namespace) -> int:
     """`cardtable run`: open the simulated table's window; resume the journal if it exists."""
+    output = find_output()   # none: NoDisplay, before anything opens
     files = TableFiles(args.journal)
     pygame.font.init()
     window = SimWindow(load_layout(args.layout), files.journal, args.lang, game=args.game)
     for notice in files.notices:
         window.sim.session.tell_staff(notice)
     try:
-        run_display(window, SIZE, f"cardtable · {window.t('sim_title')}", args.fullscreen, args.frames)
+        caption = f"cardtable · {window.t('sim_title')}"
+        run_display(window, Display(output, SIZE, caption, args.fullscreen), args.frames)
     finally:
         window.close()
         files.close()

@@ -106,5 +106,5 @@ def test_the_command_shows_the_message_and_says_it():
 def test_without_a_display_the_command_says_so_in_one_line():
     result = cardtable_fallback(WATCHDOG | {"SDL_VIDEODRIVER": "nosuchdriver"})
     assert result.returncode == 1
-    assert result.stderr.splitlines()[-1].startswith("cardtable fallback: no display to show the message on")
+    assert result.stderr.splitlines()[-1].startswith("cardtable fallback: the display did not open (nosuchdriver: ")
     assert "Traceback" not in result.stderr

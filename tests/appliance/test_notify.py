@@ -110,6 +110,19 @@ def test_a_socket_that_is_gone_is_no_error(tmp_path):
     assert not notifier.watchdog()
 
 
+def test_a_socket_nobody_reads_never_blocks_the_table_and_is_logged_once(systemd, caplog):
+    """A full receive queue: the table's loop must go on (a blocking send would hang it, and the watchdog
+    with it); the messages are dropped, one warning says so, and sending works again once read."""
+    sock, address = systemd
+    notifier = Notifier({"NOTIFY_SOCKET": address})
+    sent = [notifier.send(f"STATUS={n}") for n in range(5000)]   # far more than a socket queue holds
+    assert sent[0] and not sent[-1]
+    assert len([r for r in caplog.records if "cannot tell systemd" in r.message]) == 1
+    received(sock)
+    assert notifier.send("STATUS=read again")
+    notifier.close()
+
+
 @pytest.mark.parametrize("value, address", [
     ("/run/systemd/notify", "/run/systemd/notify"), ("@name", "\0name"), ("@", None), ("", None),
     ("vsock:2:1234", None), ("relative/path", None),
