@@ -6,10 +6,11 @@ reach games only through `GAMES` (and never name one).
 from functools import cache
 
 from table.assets import deck_data
-from table.games import chevaux, feira_torio, festival, five_cards, kitty, sweep, venture
+from table.games import chevaux, feira_torio, festival, five_cards, kitty, neurotrio, sweep, venture
 from table.games.contract import Game
 
-GAMES: dict[str, Game] = {game.name: game for game in (feira_torio.GAME, sweep.GAME, kitty.GAME, venture.GAME, five_cards.GAME, festival.GAME, chevaux.GAME)}
+GAMES: dict[str, Game] = {game.name: game for game in (
+    feira_torio.GAME, sweep.GAME, kitty.GAME, venture.GAME, five_cards.GAME, festival.GAME, chevaux.GAME, neurotrio.GAME)}
 
 
 @cache
