@@ -1,9 +1,10 @@
 """Shutting the machine down or restarting it when staff ask from the staff menu, once the table has stopped.
 
-As the café's service (systemd gives it $INVOCATION_ID), the table asks
-systemd-logind through `systemctl`; the installer's polkit rule lets the
-table's user do that one thing (systemd/install.py). Anywhere else (a
-developer's machine, the simulated table) only the table stops: nobody's
+As the café's service (cardtable.service sets $CARDTABLE_APPLIANCE=1, and
+systemd gives it $INVOCATION_ID), the table asks systemd-logind through
+`systemctl`; the installer's polkit rule lets the table's user do that one
+thing (systemd/install.py). Anywhere else (a developer's machine, any other
+unit, the simulated table, which never asks) only the table stops: nobody's
 computer is switched off by a test.
 """
 from __future__ import annotations
@@ -24,9 +25,9 @@ def carry_out(what: str, environ: Mapping[str, str] = os.environ,
     when systemd refused, so that the service restarts and the table is back); else only say so."""
     if what not in ASKS:
         raise ValueError(f"no such power request {what!r}")
-    if "INVOCATION_ID" not in environ:
+    if environ.get("CARDTABLE_APPLIANCE") != "1" or "INVOCATION_ID" not in environ:
         print(f"staff asked to {what} from the staff menu: the table has stopped "
-              "(it does not run as the systemd service, so the machine stays on)")
+              "(it does not run as the table's systemd service, so the machine stays on)")
         return 0
     try:
         done = run(["systemctl", what, "--no-ask-password"], capture_output=True, text=True, timeout=30)

@@ -17,9 +17,11 @@ from table.layout import load_layout
 from table.run import run_live
 
 
-def test_outside_systemd_only_the_table_stops(capsys):
+@pytest.mark.parametrize("environ", [{}, {"INVOCATION_ID": "0123abcd"}, {"CARDTABLE_APPLIANCE": "1"}])
+def test_outside_the_tables_service_only_the_table_stops(environ, capsys):
+    """Another unit (systemd-run --user, a terminal started by a user service) has $INVOCATION_ID too."""
     ran = []
-    assert carry_out("poweroff", environ={}, run=lambda *a, **k: ran.append(a)) == 0
+    assert carry_out("poweroff", environ=environ, run=lambda *a, **k: ran.append(a)) == 0
     assert ran == [] and "the machine stays on" in capsys.readouterr().out
 
 
@@ -31,7 +33,7 @@ def test_as_the_service_it_asks_systemctl_and_says_when_systemd_refused(what, ca
         ran.append(command)
         return subprocess.CompletedProcess(command, 0 if len(ran) == 1 else 1, "", "Access denied")
 
-    service = {"INVOCATION_ID": "0123abcd"}
+    service = {"INVOCATION_ID": "0123abcd", "CARDTABLE_APPLIANCE": "1"}
     assert carry_out(what, environ=service, run=systemctl) == 0
     assert ran == [["systemctl", what, "--no-ask-password"]]
     assert carry_out(what, environ=service, run=systemctl) == 1   # refused: the service restarts the table

@@ -71,7 +71,9 @@ def test_the_cell_prompt_starts_on_the_best_reward_and_places_where_ok_is_presse
 
 def test_seat_menus_pass_then_another_seat_calls_neuro_and_bids_with_three_taps():
     desk, hands = started()
-    assert desk.press(2, "ok") == [] and desk.session.table_view()["menus"] == {}   # no call before a first play
+    # no call before a first play: a seat's OK has nothing to open, and says so
+    assert kinds(desk.press(2, "ok")) == [("Refused", "nothing_to_choose")]
+    assert desk.session.table_view()["menus"] == {}
     assert desk.press(1, "ok") == []                     # the active seat's menu opens on "Back"
     assert desk.session.table_view()["menus"] == {"1": {"cursor": 0, "labels": [
         ["menu_back", {}], ["menu_pass", {"cost": 1}]]}}
@@ -87,7 +89,8 @@ def test_seat_menus_pass_then_another_seat_calls_neuro_and_bids_with_three_taps(
     assert kinds(desk.press(3, "ok")) == [("Accepted", "action")]
     view = desk.session.public()
     assert view["phase"] == "bid" and view["caller"] == 2 and view["to_bid"][0] == 2
-    assert desk.press(3, "ok") == [] and desk.session.table_view()["menus"] == {}   # the caller cannot pass
+    assert kinds(desk.press(3, "ok")) == [("Refused", "nothing_to_choose")]   # the caller cannot pass
+    assert desk.session.table_view()["menus"] == {}
     for item in ("B7", START, "T3-2"):
         assert kinds(tap(desk, desk.pad(3), item)) == [("Accepted", "action")]
     view = desk.session.public()

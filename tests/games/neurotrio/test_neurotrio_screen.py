@@ -161,8 +161,8 @@ def test_a_bids_score_is_spelled_out():
 
     assert say(FR, "2SGa", "2", 14) == "base 7 × jeton 2 sur une carte à 2 attributs communs : +14"
     assert say(EN, "2SBb", "1", 21) == "base 7 × token 1 × 3 on the treasure: +21"
-    assert say(FR, "1SGa", "2", -14) == "base 7 × jeton 2 perdus : 1 seul attribut commun : −14"
-    assert say(EN, "1HGa", "1", -14) == "base 7 × token 1 × 2 lost: no attribute shared: −14"
+    assert say(FR, "1SGa", "2", -14) == "base 7 × jeton 2, perdu (1 seul attribut commun) : −14"
+    assert say(EN, "1HGa", "1", -14) == "base 7 × token 1 × 2, lost (no attribute shared): −14"
     assert say(FR, "1HBa", "0", 0) == "base 7 × jeton 0, un bluff : 0"
     assert say(FR, "3SKa", "nature", 7) == "base 7, jeton nature : même nature que le trésor : +7"
     assert say(EN, "3SKa", "background", -7) == "base 7, background token: not the treasure's background: −7"
