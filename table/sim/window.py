@@ -262,7 +262,8 @@ class SimWindow:
         top = GAME.bottom + 12
         session = self.sim.session
         if seat in self.world.hands or (session.state is not None and seat in session.players):
-            title = f"{t('sim_hand', seat=seat)} · {t.count('sim_cards', len(self.hand))}"
+            held = len(self.world.hands.get(seat, ()))   # the hand, not what else the seat may tap (tokens...)
+            title = f"{t('sim_hand', seat=seat)} · {t.count('sim_cards', held)}"
         elif session.state is None:
             title = t("sim_seat_joined" if seat in session.joined else "sim_seat_lobby", seat=seat)
         else:
