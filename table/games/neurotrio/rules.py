@@ -346,9 +346,12 @@ def _cells(deck: Deck, domain: Domain, card: str) -> list[tuple[int, int]]:
     bit = 1 << kind
     top, bottom, left, right = domain.top, domain.bottom, domain.left, domain.right
     new_row, new_col = _open(top, bottom, left, right, domain.rows, domain.cols)
-    first, last = top * W, bottom * W + W - 1
-    cells = [(index, spot[1][kind]) for index, spot in domain.frontier.items()
-             if spot[0] & bit and (new_row or first <= index <= last) and (new_col or left <= index % W <= right)]
+    if new_row and new_col:   # the usual case: every frontier cell is within the limits
+        cells = [(index, spot[1][kind]) for index, spot in domain.frontier.items() if spot[0] & bit]
+    else:
+        first, last = top * W, bottom * W + W - 1
+        cells = [(index, spot[1][kind]) for index, spot in domain.frontier.items() if spot[0] & bit
+                 and (new_row or first <= index <= last) and (new_col or left <= index % W <= right)]
     cells.sort()
     return cells
 
