@@ -70,6 +70,28 @@ class Bots:
             player = self.rng.choice(need.players)
             self.act(player, (player,))
 
+    def step_all(self) -> None:
+        """The next step for everyone: one `step`, and when that is a seat's part of a sealed step (bids, a
+        registration), the rest of the step, until it resolves or the table waits for something else."""
+        sealed = () if self.world.round_over else self._sealed()   # picking up is a step of its own
+        self.step()
+        while sealed and not self.world.round_over:
+            now, state = self._sealed(), self.sim.session.state
+            if not now or not set(now) <= set(sealed):
+                return
+            self.step()
+            if self.sim.session.state is state:   # nothing taken: never loop on it
+                return
+            sealed = now
+
+    def _sealed(self) -> tuple[int, ...]:
+        """The players a sealed step waits for now (empty: the game waits for no sealed step)."""
+        session = self.sim.session
+        if session.state is None or session.staff.open:
+            return ()
+        need = session.game.rules.need(session.state)
+        return need.players if need.simultaneous else ()
+
     def interrupted(self, players: tuple[int, ...]) -> bool:
         """Whether one of `players`, who may interrupt the turn (a call), did: each in turn, in a random order,
         decides from its own view with the game's `interrupt(view, legal, rng)` (None: it lets the turn go on)."""

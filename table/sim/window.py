@@ -113,7 +113,7 @@ class SimWindow:
         self._do(self.world.staff)
 
     def auto(self) -> None:
-        self._do(self.bots.step)
+        self._do(self.bots.step_all)
 
     @property
     def hand(self) -> list[str]:

@@ -316,3 +316,22 @@ def test_every_game_plays_in_the_window(name, out):
     assert winners and {s for s, (_, _, shown) in window.leds.items() if shown == "winner"} == winners
     pygame.image.save(window.canvas, out / f"{name}-over.png")
     window.close()
+
+
+@pytest.mark.parametrize("name, sealed", [("neurotrio", "register"), ("feira-torio", "bidding"), ("kitty", "pass")])
+def test_auto_plays_a_sealed_step_whole(name, sealed):
+    """One Auto press: every seat's part of a sealed step (a whole registration, every seat's bid), not one card."""
+    journal = Journal()
+    window = SimWindow(load_layout("sim-6-single"), journal, "fr", seed=3, clock=Clock(), game=name)
+    window.frame()
+    while state(window) is None or state(window).phase != sealed:
+        click(window, "auto")
+    waiting = window.sim.session.game.rules.need(state(window)).players
+    before = len(list(journal.entries()))
+    click(window, "auto")
+    assert window.note is None
+    assert state(window).phase != sealed or window.world.round_over      # the step resolved...
+    assert len(list(journal.entries())) - before >= len(waiting) >= 3          # ...with every seat's acts, in one press
+    if name == "neurotrio":
+        assert len(list(journal.entries())) - before == 52                      # every dealt card registered
+    window.close()
