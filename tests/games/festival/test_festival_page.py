@@ -123,7 +123,7 @@ def test_the_end_of_a_turn_names_the_next_first_player_and_why(screens, drawing)
         number = DECK.cards[turn["deciding"]].number
         assert any(t.startswith(f"Prochain premier joueur : Siège {seat} (") and f"{number}" in t for t in texts)
     for (giver, receiver) in turn["passed"]:
-        assert f"reçu du Siège {SEATS[5][giver]}" in texts
+        assert f"reçu du siège {SEATS[5][giver]}" in texts
 
 
 def test_the_gold_table_shows_each_seats_breakdown(screens, drawing):

@@ -146,7 +146,7 @@ def test_the_bottom_bar_and_the_notes_say_who_does_what():
     bar = page.instruction(EN, view)
     assert bar.startswith(f"Seat {bidder}: tap a base, the card you bet on, then one of your tokens face down")
     assert bar.endswith("(OK: pass)") == (bidder != caller)
-    assert page.notes(FR, view)[0].startswith(f"Neuro ! lancé par le Siège {caller} · enchère : Siège {bidder}")
+    assert page.notes(FR, view)[0].startswith(f"Neuro ! lancé par le siège {caller} · au siège {bidder} d'enchérir")
     grown = dict(view, view=dict(public, grown=1, limits=[7, 12], two_cards=1))
     assert page.notes(FR, grown)[1:] == ["Tous bloqués : le domaine peut grandir (7 lignes × 12 colonnes)",
                                          "Siège 3 : deux cartes ! On ne passe plus que si on est bloqué."]
