@@ -84,7 +84,7 @@ class Canvas:
 
     def header(self, title: str, middle: str = "", right: str = "") -> None:
         """The title bar: title on the left, `middle` in gold, `right` muted; the game clock, when one runs, at
-        the right end (red in its last minute)."""
+        the right end (red in its last minute; greyed with a pause mark while staff paused it)."""
         surf = self.surf
         pygame.draw.rect(surf, PANEL, (0, 0, SIZE[0], HEADER))
         mid = HEADER // 2
@@ -94,10 +94,12 @@ class Canvas:
         clock = self.table.get("clock")
         if clock:
             minutes, seconds = divmod(clock["left_s"], 60)
-            last = clock["left_s"] < 60
-            pill = draw.tag(surf, f"{minutes}:{seconds:02d}", 48, (end, mid), TEXT, RED if last else PANEL_HI,
+            paused = clock["paused"]
+            last = clock["left_s"] < 60 and not paused
+            ink = MUTED if paused else TEXT
+            pill = draw.tag(surf, f"{minutes}:{seconds:02d}", 48, (end, mid), ink, RED if last else PANEL_HI,
                             "midright")
-            _dial(surf, (pill.x - 26, mid), 18, RED if last else TEXT)
+            (_pause if paused else _dial)(surf, (pill.x - 26, mid), 18, RED if last else ink)
             end = pill.x - 58
             width = max(60, end - 980)            # clear of `middle`
         draw.text(surf, right, 34, MUTED, "midright", (end, mid), width=width)
@@ -135,6 +137,13 @@ def _dial(surf: pygame.Surface, centre: tuple[int, int], r: int, colour) -> None
     pygame.draw.circle(surf, colour, centre, r, 4)
     pygame.draw.line(surf, colour, centre, (x, y - r * 0.65), 4)
     pygame.draw.line(surf, colour, centre, (x + r * 0.5, y), 4)
+
+
+def _pause(surf: pygame.Surface, centre: tuple[int, int], r: int, colour) -> None:
+    """The paused clock's mark: two bars."""
+    x, y = centre
+    for dx in (-r // 2, r // 2):
+        pygame.draw.rect(surf, colour, (x + dx - 4, y - r, 9, 2 * r), border_radius=2)
 
 
 def resolution_pages(table: dict, steps: list[tuple[str, int | None]], scores: bool,

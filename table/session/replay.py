@@ -28,7 +28,7 @@ def public_state(session: TableSession) -> dict:
     the game's public view holds (players stay engine indices there, as on screen:
     `seats[p]` is player p's seat); `totals` and `winners` also by seat; `to_act`
     (who must act and how), `prompt` (a seat's open button choice and its cursor) and `clock` (a game
-    clock's seconds left and allowed, at the last entry; None without one).
+    clock's seconds left and allowed and whether it is paused, at the last entry; None without one).
     """
     view = session.public()
     if view is None:

@@ -1,7 +1,8 @@
 """The staff menu: a staff card opens it on the screen, any seat's buttons work it; nothing needs a keyboard.
 
 Its lines depend on what the table does: in the lobby, start the game or
-choose another; during a game, end it; after one, back to the lobby; and
+choose another; during a game, end it (and pause or resume its clock, when
+it has one: journaled); after one, back to the lobby; and
 always the table's health (readers, hubs, protections, in words), shut down
 and reboot. Next and Back move the cursor, OK takes the line; what ends a
 game, shuts down or reboots asks first (the cursor starts on "no"). The menu
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 ALWAYS = ("health", "poweroff", "reboot", "close")
 LINES = {"lobby": ("start", "choose_game", *ALWAYS),
          "game": ("end_game", *ALWAYS),
+         "clocked": ("pause_clock", "end_game", *ALWAYS),     # a game with its clock running
+         "paused": ("resume_clock", "end_game", *ALWAYS),     # ... or paused
          "over": ("to_lobby", *ALWAYS)}
 CONFIRMED = ("end_game", "poweroff", "reboot")   # lines that ask "are you sure?" first
 CONFIRM = ("no", "yes")
@@ -51,7 +54,7 @@ class StaffMenu:
         self.page, self.asking, self.checks = None, None, []
 
     def lines(self, mode: str, games: list[str]) -> tuple[str, ...]:
-        """The lines of the page open now; `mode` is lobby, game or over, `games` those this table can play."""
+        """The lines of the page open now; `mode` is a key of LINES, `games` those this table can play."""
         if self.page == "games":
             return tuple(games)
         if self.page == "confirm":

@@ -68,6 +68,7 @@ class TableSession:
         self._clocked = 0
         self._since: float | None = None    # the Tick time it (re)started at (None: at the next Tick)
         self._now: float | None = None      # the latest Tick
+        self.paused = False                 # the game clock paused by staff (journaled: a `clock` entry)
         last = 0
         for seq, kind, data in journal.entries():
             try:
@@ -92,7 +93,7 @@ class TableSession:
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(Tick, self.on_tick)
         self._archive()   # games a power cut left in the journal after they ended
-        if self._time_limit() is not None and last > self._clocked:
+        if self._time_limit() is not None and last > self._clocked and not self.paused:
             # The clock goes on from the play time at the last entry: the time the table was off is not counted.
             self.played_s += journal.seconds_between(self._clocked, last)
             if not journal.read_only:
@@ -193,7 +194,7 @@ class TableSession:
         """The game clock: once the play time reaches the game's time limit, the table journals the time up."""
         self._now = event.now
         limit = self._time_limit()
-        if limit is None:
+        if limit is None or self.paused:
             return
         if self._since is None:
             self._since = event.now
@@ -218,7 +219,7 @@ class TableSession:
 
     def _staff_button(self, button: str) -> None:
         """Any seat's button while the staff menu is open: Next/Back move its cursor, OK takes the line."""
-        staff, mode, games = self.staff, self.mode, games_for(self.layout)
+        staff, mode, games = self.staff, self._staff_mode, games_for(self.layout)
         if button != "ok":
             return staff.moved(-1 if button == "back" else 1, mode, games)
         line = staff.chosen(mode, games)
@@ -253,6 +254,8 @@ class TableSession:
             self._start(self.joined[0] if self.joined else None, by=None)
         elif line == "to_lobby" and self.over:
             self._accept(None, "lobby", {"seats": list(self.players)})
+        elif line in ("pause_clock", "resume_clock") and self._time_limit() is not None:
+            self._accept(None, "clock", {"played_s": round(self._played(), 3), "paused": line == "pause_clock"})
         elif line == "end_game" and self.state is not None and not self.over:
             self._accept(None, "lobby", {"seats": list(self.players), "ended": "staff"})
         elif line in ("poweroff", "reboot"):
@@ -352,11 +355,12 @@ class TableSession:
         elif kind == "start":
             self._start_game(data)
             self._began = self._clocked = seq
-            self.played_s, self._since = 0.0, None
+            self.played_s, self._since, self.paused = 0.0, None, False
         elif kind == "clock":
             if self._time_limit() is None:
                 raise _Unfit("a clock entry with no game clock running")
             self.played_s, self._clocked, self._since = float(data["played_s"]), seq, None
+            self.paused = bool(data.get("paused", False))
         elif kind == "lobby":
             ended = data.get("ended") == "staff"   # a game the staff ended before its end: archived as it stood
             if ended and self.mode != "game":
@@ -430,6 +434,13 @@ class TableSession:
         return "lobby" if self.state is None else "over" if self.over else "game"
 
     @property
+    def _staff_mode(self) -> str:
+        """The staff menu's lines: the table's mode, with a game's clock running or paused told apart."""
+        if self.mode == "game" and self._time_limit() is not None:
+            return "paused" if self.paused else "clocked"
+        return self.mode
+
+    @property
     def over(self) -> bool:
         return self.state is not None and self.game.rules.need(self.state).done
 
@@ -457,7 +468,8 @@ class TableSession:
     def clock_view(self) -> dict | None:
         """The game clock as the screen and replay show it (None: no clock runs): the seconds left and allowed."""
         limit = self._time_limit()
-        return None if limit is None else {"left_s": max(0, round(limit - self._played())), "limit_s": round(limit)}
+        return None if limit is None else {"left_s": max(0, round(limit - self._played())), "limit_s": round(limit),
+                                           "paused": self.paused}
 
     def public(self) -> dict | None:
         """The engine's public view (None in the lobby)."""
@@ -480,7 +492,7 @@ class TableSession:
             "menus": self.menus_view(),
             "clock": self.clock_view(),
             "message": self.message,
-            "staff": self.staff.view(self.mode, games_for(self.layout)),
+            "staff": self.staff.view(self._staff_mode, games_for(self.layout)),
             "clearing": self.clearing,
             "view": self.public(),
         }

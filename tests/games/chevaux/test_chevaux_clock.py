@@ -17,7 +17,7 @@ from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenE
 from table.layout import load_layout
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
-from table.storage.registry import Tag, TagRegistry, enrol_simulated
+from table.storage.registry import Tag, TagRegistry, enrol_simulated, staff_tag
 
 LAYOUT = load_layout("sim-6-single")
 CARDS = [c["id"] for c in deck_data("chevaux")["cards"]]
@@ -54,6 +54,20 @@ class Table:
         self.bus.publish(CardRemoved(pad, uid))
         self.bus.dispatch()
 
+    def staff(self) -> None:
+        """The staff card on the centre pad: the staff menu opens (or closes)."""
+        pad, uid = LAYOUT.centre[0], REGISTRY.uid_of(staff_tag(1))
+        self.bus.publish(CardPlaced(pad, uid))
+        self.bus.publish(CardRemoved(pad, uid))
+        self.bus.dispatch()
+
+    def staff_choose(self, line: str) -> None:
+        """Open the staff menu and take `line` (Next to it, then OK)."""
+        self.staff()
+        for _ in range(self.session.table_view()["staff"]["lines"].index(line)):
+            self.press(1, "next")
+        self.press(1)
+
     def press(self, seat: int, button: str = "ok") -> None:
         self.bus.publish(ButtonDown(seat, button))
         self.bus.dispatch()
@@ -80,7 +94,7 @@ def test_time_up_is_journaled_at_the_limit_and_the_round_is_finished(tmp_path):
     table = Table(tmp_path / "journal.sqlite")
     session = table.session
     table.tick(1000.0)                                         # the clock starts at the first tick
-    assert session.table_view()["clock"] == {"left_s": LIMIT_S, "limit_s": LIMIT_S}
+    assert session.table_view()["clock"] == {"left_s": LIMIT_S, "limit_s": LIMIT_S, "paused": False}
     table.tap(1, "shire")                                      # the leader reveals (orange, 175 cm)...
     table.tick(1000.0 + LIMIT_S - 1)
     assert session.table_view()["clock"]["left_s"] == 1 and not session.state.time_up
@@ -111,7 +125,7 @@ def test_the_time_the_table_was_off_is_not_counted(tmp_path):
     session = table.session
     kind, data = table.kinds()[-1]
     assert kind == "clock" and data["played_s"] == pytest.approx(100, abs=0.5)
-    assert session.table_view()["clock"] == {"left_s": LIMIT_S - 100, "limit_s": LIMIT_S}
+    assert session.table_view()["clock"] == {"left_s": LIMIT_S - 100, "limit_s": LIMIT_S, "paused": False}
     table.tick(9000.0)                                        # the poller's clock starts again anywhere
     table.press(1)
     table.tick(9000.0 + 60)
@@ -142,9 +156,57 @@ def test_replay_shows_the_clock_at_the_last_entry(tmp_path, capsys):
     shift(path, 42, after_seq=started)
     assert main(["replay", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["clock"] == {"left_s": LIMIT_S - 42, "limit_s": LIMIT_S}
+    assert out["clock"] == {"left_s": LIMIT_S - 42, "limit_s": LIMIT_S, "paused": False}
     assert out["options"] == {"time_limit": 5} and out["totals"] == {"1": 17, "2": 18}
     assert out["to_act"] == {"how": "turn", "seats": [1], "by": None}
     assert out["prompt"]["labels"][0] == ["trait_height", {}]
     assert "shire" not in json.dumps(out)                      # the card itself is secret
     assert out["current"]["seats"][0] == {"playing": True, "revealed": True, "rarity": 3, "value": None}
+
+
+def test_staff_pause_the_clock_and_resume_it_journaled_and_kept_across_a_restart(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    table = Table(path)
+    session = table.session
+    table.tick(0.0)
+    table.tick(100.0)
+    table.staff_choose("pause_clock")                          # staff card, then OK on the menu's first line
+    assert session.table_view()["staff"] is None              # the menu closes
+    assert table.kinds()[-1] == ("clock", {"played_s": 100.0, "paused": True})
+    paused = len(table.kinds())                                # the pause's entry number
+    assert session.table_view()["clock"] == {"left_s": LIMIT_S - 100, "limit_s": LIMIT_S, "paused": True}
+    table.tick(100.0 + 10 * LIMIT_S)                           # long after the limit: nothing counted, no TimeUp
+    table.tap(1, "shire")                                      # cards still play while it is paused
+    assert not session.state.time_up and session.table_view()["clock"]["left_s"] == LIMIT_S - 100
+    table.close()
+    shift(path, 3600, after_seq=paused)                        # the reveal an hour after the pause
+
+    table = Table(path)                                        # a restart keeps it paused, adds no time
+    session = table.session
+    assert table.kinds()[-1][0] == "action"
+    assert session.table_view()["clock"] == {"left_s": LIMIT_S - 100, "limit_s": LIMIT_S, "paused": True}
+    table.staff()
+    assert session.table_view()["staff"]["lines"][0] == "resume_clock"
+    table.press(1)
+    assert table.kinds()[-1] == ("clock", {"played_s": 100.0, "paused": False})
+    table.tick(5000.0)                                         # it runs again from the next tick
+    table.tick(5000.0 + LIMIT_S - 101)
+    assert not session.state.time_up
+    table.tick(5000.0 + LIMIT_S - 100)
+    assert session.state.time_up
+    assert session.table_view()["clock"] is None              # time up: no clock, no pause line
+    table.staff()
+    assert "pause_clock" not in session.table_view()["staff"]["lines"]
+    table.close()
+
+
+def test_a_game_without_a_clock_has_no_pause_line(tmp_path):
+    journal = Journal(tmp_path / "journal.sqlite")
+    for seat in (1, 2):
+        journal.append("join", {"seat": seat})
+    journal.append("start", {"game": "chevaux", "options": {"time_limit": 0}, "seats": [1, 2], "first": 0})
+    journal.close()
+    table = Table(tmp_path / "journal.sqlite")
+    table.staff()
+    assert table.session.table_view()["staff"]["lines"][0] == "end_game"
+    table.close()

@@ -53,7 +53,7 @@ def rendered(screen: Screen, view: dict, name: str, step, monkeypatch) -> tuple[
 def test_every_page_renders_without_raw_keys(screens, out, monkeypatch, lang, players):
     for name, test in SITUATIONS.items():
         view = table_view(GAME, first_state(GAME, players, test, 4), clearing=False)
-        view["clock"] = None if name == "over" else {"left_s": 754, "limit_s": 900}
+        view["clock"] = None if name == "over" else {"left_s": 754, "limit_s": 900, "paused": False}
         for page_name, step in screens[lang].pages(view):
             surf, shown = rendered(screens[lang], view, page_name, step, monkeypatch)
             assert surf.get_size() == (1280, 720)
@@ -127,11 +127,16 @@ def test_the_clock_is_drawn_in_the_title_bar_for_any_game_with_one(screens, monk
     view = table_view(GAME, game(WALK, 2, minutes=15))
     _, shown = rendered(screens["fr"], view, "table", None, monkeypatch)
     assert "0:00" not in shown and not any(":" in s and s[0].isdigit() for s in shown)   # no clock: none drawn
-    view["clock"] = {"left_s": 754, "limit_s": 900}
+    view["clock"] = {"left_s": 754, "limit_s": 900, "paused": False}
     plain, shown = rendered(screens["fr"], view, "table", None, monkeypatch)
     assert "12:34" in shown
-    view["clock"] = {"left_s": 42, "limit_s": 900}
+    view["clock"] = {"left_s": 42, "limit_s": 900, "paused": False}
     last, shown = rendered(screens["fr"], view, "table", None, monkeypatch)
     assert "0:42" in shown
     assert last.get_at((1240, 42))[:3] == draw.RED                                        # its last minute: red
     assert plain.get_at((1240, 42))[:3] != draw.RED
+    view["clock"]["paused"] = True
+    paused, shown = rendered(screens["fr"], view, "table", None, monkeypatch)
+    assert "0:42" in shown and paused.get_at((1240, 42))[:3] != draw.RED                  # paused: never red...
+    mark = pygame.Rect(1100, 10, 180, 64)                                                  # ...a pause mark
+    assert pygame.image.tobytes(paused.subsurface(mark), "RGB") != pygame.image.tobytes(last.subsurface(mark), "RGB")
