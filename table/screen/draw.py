@@ -139,6 +139,36 @@ def back(surf: pygame.Surface, rect: pygame.Rect, filled: bool) -> None:
     pygame.draw.rect(surf, TEXT if filled else MUTED, rect, 2, border_radius=radius)
 
 
+def card_blank(surf: pygame.Surface, rect: pygame.Rect, colour, band: float) -> pygame.Rect:
+    """A whole card's blank: light, rounded, its top `band` (a share of its height) in `colour`; returns the
+    band. Its face goes on it, then `card_edge`."""
+    radius = rect.w // 12
+    pygame.draw.rect(surf, CARD, rect, border_radius=radius)
+    top = pygame.Rect(rect.x, rect.y, rect.w, rect.h * band)
+    pygame.draw.rect(surf, colour, top, border_top_left_radius=radius, border_top_right_radius=radius)
+    return top
+
+
+def card_edge(surf: pygame.Surface, rect: pygame.Rect) -> None:
+    """A whole card's dark edge, over its face."""
+    pygame.draw.rect(surf, INK, rect, max(2, rect.w // 40), border_radius=rect.w // 12)
+
+
+def chip_blank(surf: pygame.Surface, rect: pygame.Rect, colour=None, stripe: float = 0) -> None:
+    """A chip's blank (a card in a list): light, rounded, with a stripe of `colour` down its left side,
+    `stripe` times its height wide (none without a colour). Its face goes on it, then `chip_edge`."""
+    h = rect.h
+    pygame.draw.rect(surf, CARD, rect, border_radius=h // 6)
+    if colour is not None:
+        pygame.draw.rect(surf, colour, (rect.x, rect.y, h * stripe, h),
+                         border_top_left_radius=h // 6, border_bottom_left_radius=h // 6)
+
+
+def chip_edge(surf: pygame.Surface, rect: pygame.Rect) -> None:
+    """A chip's dark edge, over its face."""
+    pygame.draw.rect(surf, INK, rect, 2, border_radius=rect.h // 6)
+
+
 def badge(surf: pygame.Surface, center, r: int, seat: int, colour=TEXT) -> None:
     """A seat number in a disc (coloured like the seat's light on game pages)."""
     pygame.draw.circle(surf, colour, center, r)

@@ -80,10 +80,7 @@ class RankFaces(Faces):
         rank = self.ranks[card]
         colour = self.colours[rank]
         w, h = rect.size
-        radius = w // 10
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        band = pygame.Rect(rect.x, rect.y, w, h * 0.16)
-        pygame.draw.rect(surf, colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
+        draw.card_blank(surf, rect, colour, 0.16)
         draw.text(surf, str(rank), round(h * 0.55), INK, "center", (rect.centerx, rect.y + h * 0.5))
         pip = max(3, round(h * 0.035))
         per_row = 5
@@ -94,18 +91,15 @@ class RankFaces(Faces):
             y = rect.y + h * 0.8 + row * pip * 2.6
             pygame.draw.circle(surf, colour, (x, y), pip)
             pygame.draw.circle(surf, INK, (x, y), pip, 1)
-        pygame.draw.rect(surf, INK, rect, max(2, w // 40), border_radius=radius)
+        draw.card_edge(surf, rect)
 
     def chip(self, surf: pygame.Surface, rect: pygame.Rect, card: str) -> None:
         rank = self.ranks[card]
         h = rect.h
-        radius = h // 6
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        pygame.draw.rect(surf, self.colours[rank], (rect.x, rect.y, h * 0.22, h),
-                         border_top_left_radius=radius, border_bottom_left_radius=radius)
+        draw.chip_blank(surf, rect, self.colours[rank], 0.22)
         draw.text(surf, str(rank), round(h * 0.8), INK, "center", (rect.x + h * 0.22 + (rect.w - h * 0.22) / 2,
                                                                   rect.centery + h * 0.04))
-        pygame.draw.rect(surf, INK, rect, 2, border_radius=radius)
+        draw.chip_edge(surf, rect)
 
 
 def _blank(surf: pygame.Surface, rect: pygame.Rect) -> None:

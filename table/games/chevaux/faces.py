@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 
 from table.screen import draw, faces
-from table.screen.draw import BACK, CARD, INK, TEXT, ink_on, text
+from table.screen.draw import BACK, INK, TEXT, card_blank, card_edge, chip_blank, chip_edge, ink_on, text
 from table.screen.i18n import Translator
 
 NAMESPACE = "chevaux"
@@ -68,10 +68,7 @@ class Faces(faces.Faces):
         """A whole card: the rarity dot and the breed's name, then one line per characteristic."""
         row = self.rows[card]
         w, h = rect.size
-        radius = w // 12
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        band = pygame.Rect(rect.x, rect.y, w, h * 0.24)
-        pygame.draw.rect(surf, BACK, band, border_top_left_radius=radius, border_top_right_radius=radius)
+        band = card_blank(surf, rect, BACK, 0.24)
         r = band.h * 0.3
         self.dot(surf, (band.x + r * 1.3, band.centery), r, row["rarity"])
         text(surf, self.name(card, self.t), round(h * 0.12), TEXT, "midleft", (band.x + r * 2.7, band.centery),
@@ -83,15 +80,14 @@ class Faces(faces.Faces):
                  width=round(w * 0.5))
             text(surf, value_text(self.t, trait["unit"], row[trait["key"]]), round(line * 0.48), INK, "midright",
                  (rect.right - w * 0.06, y), width=round(w * 0.44))
-        pygame.draw.rect(surf, INK, rect, max(2, w // 40), border_radius=radius)
+        card_edge(surf, rect)
 
     def chip(self, surf: pygame.Surface, rect: pygame.Rect, card: str) -> None:
         """A card in a list: the rarity dot and the breed's name."""
         row = self.rows[card]
         h = rect.h
-        radius = h // 6
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
+        chip_blank(surf, rect)
         self.dot(surf, (rect.x + h * 0.5, rect.centery), h * 0.34, row["rarity"])
         text(surf, self.name(card, self.t), round(h * 0.6), INK, "midleft", (rect.x + h, rect.centery + h * 0.04),
              width=round(rect.w - h * 1.1))
-        pygame.draw.rect(surf, INK, rect, 2, border_radius=radius)
+        chip_edge(surf, rect)

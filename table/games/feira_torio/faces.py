@@ -6,7 +6,8 @@ from dataclasses import dataclass
 import pygame
 
 from table.screen import faces
-from table.screen.draw import CARD, INK, MUTED, PANEL_HI, hand, ink_on, shape, star, text
+from table.screen.draw import (
+    INK, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, hand, ink_on, shape, star, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +50,7 @@ class Faces(faces.Faces):
         """A face-up card: category band and name, big shape, fingers (hand + number), one star per star."""
         face = self.faces[card]
         w, h = rect.size
-        radius = w // 12
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        band = pygame.Rect(rect.x, rect.y, w, h * 0.2)
-        pygame.draw.rect(surf, face.colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
+        band = card_blank(surf, rect, face.colour, 0.2)
         text(surf, face.name, round(h * 0.15), ink_on(face.colour), "center", band.center, width=w - 8)
         shape(surf, face.shape, face.colour, (rect.centerx, rect.y + h * 0.39), h * 0.13)
         hand(surf, pygame.Rect(rect.x + w * 0.2, rect.y + h * 0.58, h * 0.14, h * 0.2))
@@ -60,22 +58,19 @@ class Faces(faces.Faces):
         spacing = w * 0.22
         for i in range(face.stars):
             star(surf, (rect.centerx + (i - (face.stars - 1) / 2) * spacing, rect.y + h * 0.88), h * 0.075)
-        pygame.draw.rect(surf, INK, rect, max(2, w // 40), border_radius=radius)
+        card_edge(surf, rect)
 
     def chip(self, surf: pygame.Surface, rect: pygame.Rect, card: str) -> None:
         """A card in a list: colour stripe and shape, fingers (hand + number), stars (star + number)."""
         face = self.faces[card]
         h = rect.h
-        radius = h // 6
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        pygame.draw.rect(surf, face.colour, (rect.x, rect.y, h * 0.16, h),
-                         border_top_left_radius=radius, border_bottom_left_radius=radius)
+        chip_blank(surf, rect, face.colour, 0.16)
         shape(surf, face.shape, face.colour, (rect.x + h * 0.62, rect.centery), h * 0.3)
         x = rect.x + h * 1.05
         hand(surf, pygame.Rect(x, rect.y + h * 0.22, h * 0.32, h * 0.5))
         number = text(surf, str(face.fingers), round(h * 0.8), INK, "midleft", (x + h * 0.36, rect.centery + h * 0.04))
         star(surf, (number.right + h * 0.3, rect.centery), h * 0.22)
         text(surf, str(face.stars), round(h * 0.6), INK, "midleft", (number.right + h * 0.55, rect.centery + h * 0.04))
-        pygame.draw.rect(surf, INK, rect, 2, border_radius=radius)
+        chip_edge(surf, rect)
 
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 import pygame
 
 from table.screen import faces
-from table.screen.draw import CARD, INK, MUTED, PANEL_HI, ink_on, shape, star, text
+from table.screen.draw import (
+    INK, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, ink_on, shape, star, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,17 +64,14 @@ class Faces(faces.Faces):
         """A whole card: the profession's band and name, its shape, the number big, its stars."""
         face = self.faces[card]
         w, h = rect.size
-        radius = w // 12
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        band = pygame.Rect(rect.x, rect.y, w, h * 0.2)
-        pygame.draw.rect(surf, face.colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
+        band = card_blank(surf, rect, face.colour, 0.2)
         text(surf, face.name, round(h * 0.14), ink_on(face.colour), "center", band.center, width=w - 8)
         shape(surf, face.shape, face.colour, (rect.x + w * 0.24, rect.y + h * 0.34), h * 0.08)
         text(surf, str(face.number), round(h * 0.48), INK, "center", (rect.centerx, rect.y + h * 0.56))
         spacing = w * 0.26
         for i in range(face.stars):
             star(surf, (rect.centerx + (i - (face.stars - 1) / 2) * spacing, rect.y + h * 0.87), h * 0.08)
-        pygame.draw.rect(surf, INK, rect, max(2, w // 40), border_radius=radius)
+        card_edge(surf, rect)
 
     def tab(self, surf: pygame.Surface, rect: pygame.Rect, card: str) -> None:
         """A card in its profession's column: the number on the profession's colour, two small stars under it
@@ -94,12 +92,9 @@ class Faces(faces.Faces):
         """A card in a list: the profession's stripe and shape, the number, a star per star."""
         face = self.faces[card]
         h = rect.h
-        radius = h // 6
-        pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        pygame.draw.rect(surf, face.colour, (rect.x, rect.y, h * 0.5, h),
-                         border_top_left_radius=radius, border_bottom_left_radius=radius)
+        chip_blank(surf, rect, face.colour, 0.5)
         shape(surf, face.shape, face.colour, (rect.x + h * 0.25, rect.centery), h * 0.2, ink_on(face.colour))
         number = text(surf, str(face.number), round(h * 0.8), INK, "midleft", (rect.x + h * 0.6, rect.centery + h * 0.04))
         for i in range(face.stars):
             star(surf, (number.right + h * 0.2, rect.y + h * (0.3 + 0.4 * i if face.stars == 2 else 0.5)), h * 0.16)
-        pygame.draw.rect(surf, INK, rect, 2, border_radius=radius)
+        chip_edge(surf, rect)
