@@ -71,15 +71,10 @@ class Screen:
     # ------------------------------------------------------------ banners
 
     def _message(self, c: Canvas) -> str:
-        """The latest refusal, in words (a card on a centre pad named by its face)."""
+        """The latest refusal, in words (never naming a card: the session gives none)."""
         table = c.table
-        message = dict(table["message"])
-        params = dict(message.get("params") or {})
-        if "card" in params:
-            params["card"] = c.card_name(params["card"])
-        message["params"] = params
-        return c.t.message(message, min_players=table.get("min_players"), max_players=table.get("max_players"),
-                           players=len(table.get("joined") or ()))
+        return c.t.message(table["message"], min_players=table.get("min_players"),
+                           max_players=table.get("max_players"), players=len(table.get("joined") or ()))
 
     def _fault(self, c: Canvas, faults: list[dict]) -> str:
         """The first faulty reader in words, naming the seat that cannot play, and how many more there are."""

@@ -300,8 +300,9 @@ class TableSession:
             return None
         refusal = action if isinstance(action, Refusal) else self.game.rules.check(self.state, action)
         if refusal:
-            # A seat's card is never named on screen: it could be a sealed bid.
-            params = {k: v for k, v in refusal.args.items() if k not in ("player", "card") or seat is None}
+            # A refused card is never named on screen: a seat's could be a sealed bid, one laid on the centre the
+            # hidden top of a pile (no reveal), and the seat's own message names the seat.
+            params = {k: v for k, v in refusal.args.items() if k != "card" and (k != "player" or seat is None)}
             return self._refuse(seat, refusal.key, **params)
         self._accept(seat, "action", codec.to_json(action))
         self._draw_for_the_table()

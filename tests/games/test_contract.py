@@ -22,12 +22,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.events import ButtonDown, CardPlaced, EventBus, Refused
+from table.events import ButtonDown, CardPlaced, EventBus, PadSeenEmpty, Refused
 from table.games import GAMES, deck_for
 from table.games.contract import ButtonPress, Need, PadShape
 from table.games.kit.codec import from_json, to_json
 from table.layout import load_layout
 from table.screen import Screen
+from table.screen.i18n import LANGS, message_text
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
 from table.assets import deck_data
@@ -209,7 +210,11 @@ def live_session(game, players: int, seed: int) -> tuple[TableSession, EventBus,
         journal.append("action", to_json(action))
         state = game.rules.apply(state, action)
     bus = EventBus()
-    return TableSession(LAYOUT, registry, journal, bus, rng=random.Random(seed)), bus, registry
+    session = TableSession(LAYOUT, registry, journal, bus, rng=random.Random(seed))
+    for pad in LAYOUT.pads:            # restored: the pad gate holds every pad until it is seen empty
+        bus.publish(PadSeenEmpty(pad))
+    bus.dispatch()
+    return session, bus, registry
 
 
 def _deck_cards(game) -> list[dict]:
@@ -240,6 +245,34 @@ def test_a_refused_input_changes_nothing(name, seed, inputs):
             bus.dispatch()
         if refused:
             assert (session.state, session.prompt, len(list(session.journal.entries()))) == before
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_refusals_are_whole_and_never_name_the_card(name):
+    """Cards of the deck tapped on any pad at random points of random games: each refusal's message is whole in
+    every language and never names the card (on a seat's pad it may be a sealed bid; on the centre, the hidden
+    top of a pile)."""
+    game = GAMES[name]
+    cards = [c["id"] for c in _deck_cards(game)]
+    keys = set()
+    for seed in range(12):
+        session, bus, registry = live_session(game, game.info.players[seed % len(game.info.players)], seed)
+        refused: list[Refused] = []
+        bus.subscribe(Refused, refused.append)
+        rng = random.Random(seed)
+        for _ in range(12):
+            pad, card = rng.choice(LAYOUT.pads), rng.choice(cards)
+            refused.clear()
+            bus.publish(CardPlaced(pad, registry.uid_of(_tag(game, card))))
+            bus.dispatch()
+            session.occupied.pop(pad, None)
+            if refused:
+                keys.add(session.message["key"])
+                assert "card" not in session.message["params"]
+                for lang in LANGS:
+                    text = message_text(lang, session.message, name, min_players=game.info.players.start)
+                    assert "{" not in text and card not in text.split()
+    assert len(keys) >= 2, keys                                     # refusals of several kinds were seen
 
 
 def _tag(game, card: str) -> Tag:
