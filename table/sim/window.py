@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from argparse import Namespace
-from typing import Callable
+from typing import Any, Callable
 
 import pygame
 
@@ -45,7 +45,7 @@ class SimWindow:
     """The simulated table as one drawing: call a control method (or `handle` an event), then `frame`.
 
     `seat` is the selected seat, `cursor` the selected card of its hand,
-    `page` the (page, step) of the table's screen shown, `leds` the colour
+    `pager.page` the (page, step) of the table's screen shown, `leds` the colour
     and light state drawn for each seat, `controls` the clickable rects of
     the last frame by name (seat3, next3, ok3, card0, lot, pick_up, staff,
     auto), `note` the last operator message (an i18n key).
@@ -100,7 +100,9 @@ class SimWindow:
             self.note = "sim_no_card"
             return
         self.cursor = min(self.cursor if index is None else index, len(self.hand) - 1)
-        self._do(self.world.lay, self.seat, self.hand[self.cursor])
+        card = self.hand[self.cursor]
+        if self._do(self.world.lay, self.seat, card) and self.hand[self.cursor:self.cursor + 1] == [card]:
+            self.move(1)   # taken and still in hand (a registration tap): on to the next card
         self.move(0)
 
     def lot(self) -> None:
@@ -143,13 +145,15 @@ class SimWindow:
             self.world = self.bots.world
             self.note = self.world.note
 
-    def _do(self, act: Callable, *args) -> None:
+    def _do(self, act: Callable, *args) -> Any:
+        """Do an operator's act; what it returned (None when it could not be done: `note` says why)."""
         self.note = None
         try:
-            act(*args)
+            return act(*args)
         except CannotDo as why:
             self.note = why.args[0]
-        self._follow_game()
+        finally:
+            self._follow_game()
 
     # ------------------------------------------------------------ events
 

@@ -172,9 +172,9 @@ class World:
             self.deal = self._deal_number()
             self._deal()
 
-    def _lay(self, card: str, pad: str, back: list[str]) -> bool:
+    def _lay(self, card: str, pad: str, back: list[str], at: int | None = None) -> bool:
         """Lay `card` on `pad` (tapped on a single pad, else left there unless `LEAVE_ON_SLOTS` is false); on the
-        table if accepted, else `back`."""
+        table if accepted, else back into `back`, where it was (`at`; the end by default)."""
         tapped = self.layout.pad_place(pad)[1] is None or not self.LEAVE_ON_SLOTS
         accepted = self._act(lambda: self.sim.tap(pad, card) if tapped else self.sim.put(pad, card))
         if accepted:
@@ -182,7 +182,7 @@ class World:
         else:
             if not tapped:
                 self.sim.lift(pad)
-            back.append(card)
+            back.insert(len(back) if at is None else at, card)
         return accepted
 
     def _put(self, act: CardOnPad, source: list[str]) -> bool:
@@ -198,12 +198,12 @@ class World:
         act = CardOnPad(act.card, act.player, self.layout.pad_place(pad)[1])
         state = self.session.state
         action = self.acts.interpret(state, act) if state is not None else None
-        if act.card in source:
-            source.remove(act.card)
-        elif act.card in self.table:
-            self.table.remove(act.card)
+        if act.card not in source and act.card in self.table:
             source = self.table
-        if not self._lay(act.card, pad, source):
+        at = source.index(act.card) if act.card in source else None
+        if at is not None:
+            source.pop(at)
+        if not self._lay(act.card, pad, source, at):
             return False
         self._landed(seat, act.card, action)
         return True

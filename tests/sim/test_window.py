@@ -335,3 +335,25 @@ def test_auto_plays_a_sealed_step_whole(name, sealed):
     if name == "neurotrio":
         assert len(list(journal.entries())) - before == 52                      # every dealt card registered
     window.close()
+
+
+def test_a_hand_registers_with_one_enter_per_card_and_a_refused_card_keeps_its_place():
+    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=3, clock=Clock(), game="neurotrio")
+    window.frame()
+    while state(window) is None or state(window).phase != "register":
+        click(window, "auto")
+    select(window, window.sim.session.players[0])
+    dealt = state(window).setup.counts[0]
+    for _ in range(dealt):                                # Enter, Enter, ...: each card of the hand once
+        key(window, pygame.K_RETURN)
+    assert window.note is None and len(state(window).hands[0]) == dealt   # the whole hand registered
+    click(window, "auto")                                 # the other hands
+    assert state(window).phase == "build"
+    waiting = next(p for p in range(len(window.sim.session.players)) if p != state(window).active)
+    select(window, window.sim.session.players[waiting])
+    window.move(2)
+    before = list(window.hand)
+    key(window, pygame.K_RETURN)                          # not this seat's turn: refused...
+    assert window.sim.session.message["key"] == "not_your_turn"
+    assert window.hand == before and window.cursor == 2   # ...and the card is back where it was, under the cursor
+    window.close()

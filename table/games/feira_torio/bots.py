@@ -54,8 +54,9 @@ class World(world.World):
                 raise CannotDo("sim_no_free_pad")
             pad = free[0]
         hand = self.hands[seat]
-        hand.remove(card)
-        return self._lay(card, pad, hand)
+        at = hand.index(card)
+        hand.pop(at)
+        return self._lay(card, pad, hand, at)
 
     def pick_up(self) -> bool:
         """After a reveal everyone takes what they now hold; when it ended a hand, the dealer gathers and deals."""
