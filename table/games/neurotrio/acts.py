@@ -25,7 +25,9 @@ def interpret(state: State, act: Act) -> Action | Refusal | None:
             return Show(card) if state.phase == SHOW else Refusal.of("centre_unused")
         case CardOnPad(card, player, _):
             return _seat(state, player, card)
-        case ButtonPress(player, "ok") if state.phase in (BUILD, BID):
+        case ButtonPress(player, "ok") if state.phase == BID:   # no menu: why this seat may not pass its bid
+            return check(state, state.setup.deck.no_bids[player]) or Refusal.of("nothing_to_choose", player=player)
+        case ButtonPress(player, "ok") if state.phase == BUILD:
             return Refusal.of("nothing_to_choose", player=player)   # no menu for this seat now (e.g. too late)
         case ButtonPress():
             return None   # the cell prompt and the seat menus are the session's

@@ -89,8 +89,9 @@ def test_seat_menus_pass_then_another_seat_calls_neuro_and_bids_with_three_taps(
     assert kinds(desk.press(3, "ok")) == [("Accepted", "action")]
     view = desk.session.public()
     assert view["phase"] == "bid" and view["caller"] == 2 and view["to_bid"][0] == 2
-    assert kinds(desk.press(3, "ok")) == [("Refused", "nothing_to_choose")]   # the caller cannot pass
+    assert kinds(desk.press(3, "ok")) == [("Refused", "caller_must_bid")]     # the caller cannot pass...
     assert desk.session.table_view()["menus"] == {}
+    assert kinds(desk.press(1, "ok")) == [("Refused", "not_your_bid")]        # ...nor a seat before its turn
     for item in ("B7", START, "T3-2"):
         assert kinds(tap(desk, desk.pad(3), item)) == [("Accepted", "action")]
     view = desk.session.public()
