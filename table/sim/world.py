@@ -45,6 +45,7 @@ class World:
         self.note: str | None = None            # an i18n key for the operator, after a resume
         self.deal: int | None = None            # the deal the world's cards were dealt for
         self._answer: Accepted | Refused | None = None
+        self._order: dict[str, dict[str, int]] = {}   # per deck: card -> its place in the deck file
         sim.table.bus.subscribe(Accepted, self._heard)
         sim.table.bus.subscribe(Refused, self._heard)
         sim.settle()
@@ -117,6 +118,13 @@ class World:
             raise CannotDo("sim_no_card")
         slot = None if len(self.pads(seat)) == 1 else slot or 0
         return self._put(CardOnPad(card, self.session.players.index(seat), slot), self.hands.get(seat, []))
+
+    def in_order(self, cards) -> list[str]:
+        """`cards` in the deck file's order (1, 2, ... 10, where text would put 10 before 2); accessories last."""
+        order = self._order.get(self.sim.deck)
+        if order is None:
+            order = self._order[self.sim.deck] = {c: i for i, c in enumerate(self.sim.cards(self.sim.deck))}
+        return sorted(cards, key=lambda c: (order.get(c, len(order)), c))
 
     def reach(self, seat: int) -> list[str]:
         """The cards `seat` may lay now: its hand, and the cards on the table its legal actions name."""

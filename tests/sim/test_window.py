@@ -357,3 +357,17 @@ def test_a_hand_registers_with_one_enter_per_card_and_a_refused_card_keeps_its_p
     assert window.sim.session.message["key"] == "not_your_turn"
     assert window.hand == before and window.cursor == 2   # ...and the card is back where it was, under the cursor
     window.close()
+
+
+@pytest.mark.parametrize("name", ["kitty", "sweep", "venture"])
+def test_hands_are_in_the_decks_order_not_as_text(name):
+    """1, 2, ... 10 (the Pairs deck's ids 1a ... 10j as text would put 10 before 2)."""
+    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=3, clock=Clock(), game=name)
+    window.frame()
+    while state(window) is None:
+        click(window, "auto")
+    order = {c: i for i, c in enumerate(window.sim.cards(window.sim.deck))}
+    for seat in window.sim.session.players:
+        hand = window.world.hands[seat]
+        assert hand and [order[c] for c in hand] == sorted(order[c] for c in hand)
+    window.close()

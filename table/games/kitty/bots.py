@@ -160,14 +160,14 @@ class World(world.World):
         cards = self.sim.cards(self.sim.deck)
         self.rng.shuffle(cards)
         size, seats = view["hand_size"], self.session.players
-        self.hands = {seat: sorted(cards[p * size:(p + 1) * size]) for p, seat in enumerate(seats)}
+        self.hands = {seat: self.in_order(cards[p * size:(p + 1) * size]) for p, seat in enumerate(seats)}
         self.pile = cards[size * len(seats):][:KITTY]
 
     def _landed(self, seat: int | None, card: str, action) -> None:
         """A registered card goes back into its seat's hand; later, the hands follow the table's knowledge."""
         if isinstance(action, Register):
             self.table.remove(card)
-            self.hands[seat] = sorted(self.hands[seat] + [card])
+            self.hands[seat] = self.in_order(self.hands[seat] + [card])
         elif self.session.state.phase != "register":
             self._follow_the_table()
 
@@ -177,7 +177,7 @@ class World(world.World):
         for p, seat in enumerate(self.session.players):
             mine = observe(state, p)
             laid = {mine["my_pass"], mine["my_bid"]}
-            self.hands[seat] = sorted(c for c in mine["hand"] if c not in laid)
+            self.hands[seat] = self.in_order(c for c in mine["hand"] if c not in laid)
         held = set().union(*self.hands.values())
         self.table = [c for c in self.table if c not in held]
 
@@ -188,7 +188,7 @@ class World(world.World):
         view = observe(state, None)
         for p, seat in enumerate(self.session.players):
             mine = observe(state, p)
-            self.hands[seat] = sorted(mine["hand"])
+            self.hands[seat] = self.in_order(mine["hand"])
             self.table += [c for c in (mine["my_pass"], mine["my_bid"]) if c]
         gone = [card for r in view["log"] for card in (*r["targets"], *r["bids"])]
         known = set(self.table).union(*self.hands.values(), view["targets"], gone)

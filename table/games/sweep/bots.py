@@ -176,14 +176,14 @@ class World(world.World):
         cards = self.sim.cards(self.sim.deck)
         self.rng.shuffle(cards)
         seats = self.session.players
-        self.hands = {seat: sorted(cards[p * HAND:(p + 1) * HAND]) for p, seat in enumerate(seats)}
+        self.hands = {seat: self.in_order(cards[p * HAND:(p + 1) * HAND]) for p, seat in enumerate(seats)}
         self.pile = cards[HAND * len(seats):]
 
     def _landed(self, seat: int | None, card: str, action) -> None:
         """A registered card goes back into its seat's hand."""
         if isinstance(action, Register):
             self.table.remove(card)
-            self.hands[seat] = sorted(self.hands[seat] + [card])
+            self.hands[seat] = self.in_order(self.hands[seat] + [card])
 
     def _known_hands(self) -> dict[int, list[str]]:
         """What each seat holds as the table knows it: its own cards, and its share of each pool of copies
@@ -196,7 +196,7 @@ class World(world.World):
                 free = [c for c in pool["cards"] if c not in shared]
                 hand += free[:pool["count"]]
                 shared.update(free[:pool["count"]])
-            hands[seat] = sorted(hand)
+            hands[seat] = self.in_order(hand)
         return hands
 
     def _resume(self) -> None:

@@ -120,7 +120,7 @@ class World(world.World):
         hands = [rest[p * size:(p + 1) * size] for p in range(len(seats))]
         if view["options"]["draft"]:
             hands = self._draft(hands)
-        self.hands = {seat: sorted(hand) for seat, hand in zip(seats, hands)}
+        self.hands = {seat: self.in_order(hand) for seat, hand in zip(seats, hands)}
 
     def _draft(self, packets: list[list[str]]) -> list[list[str]]:
         """Each seat keeps 3 of its packet (`draft_keep`) and passes the rest left, until nothing is passed."""
@@ -144,7 +144,7 @@ class World(world.World):
         missing = view["slug_size"] - len(view["slug"]) if view["phase"] in ("draft", "slug") else 0
         self.pile, pool = pool[:missing], pool[missing:]
         for p, seat in enumerate(seats):
-            self.hands[seat], pool = sorted(pool[:view["in_hand"][p]]), pool[view["in_hand"][p]:]
+            self.hands[seat], pool = self.in_order(pool[:view["in_hand"][p]]), pool[view["in_hand"][p]:]
         self.note = "sim_resumed_redealt"
 
 
