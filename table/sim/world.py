@@ -97,17 +97,24 @@ class World:
     def show(self) -> bool:
         """Turn up the top card of the pile where the game takes it: a centre pad, or the pad of the seat
         that must show it. Refused, it goes back on the pile."""
-        if self.round_over:
-            raise CannotDo("sim_pick_up_first")
-        if not self.pile:
-            raise CannotDo("sim_pile_empty")
+        self._can_show()
         card = self.pile[-1]
         state = self.session.state
         action = next((a for a in self.rules.legal_actions(state) if getattr(a, "card", None) == card), None) \
-            if state is not None and self.rules.need(state).chance else None
+            if state is not None else None
         acts = self.acts.acts_for(state, action, self.session.shape) if action is not None else ()
         act = acts[0] if acts else CardOnPad(card)
         return self._put(act, self.pile)
+
+    def _can_show(self) -> None:
+        """Raise `CannotDo` unless the game waits for a card of the pile now (nobody turns one up otherwise)."""
+        if self.round_over:
+            raise CannotDo("sim_pick_up_first")
+        state = self.session.state
+        if state is not None and not self.rules.need(state).chance:
+            raise CannotDo("sim_no_show_now")
+        if not self.pile:
+            raise CannotDo("sim_pile_empty")
 
     def lay(self, seat: int, card: str, slot: int | None = None) -> bool:
         """The seat lays `card` (from its hand, or one it designates on the table) on its pad: at a seat with

@@ -371,3 +371,14 @@ def test_hands_are_in_the_decks_order_not_as_text(name):
         hand = window.world.hands[seat]
         assert hand and [order[c] for c in hand] == sorted(order[c] for c in hand)
     window.close()
+
+
+def test_the_pile_is_turned_up_only_when_the_game_takes_a_card_from_it():
+    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=3, clock=Clock(), game="kitty")
+    window.frame()
+    while state(window) is None or state(window).phase != "pass":
+        click(window, "auto")
+    pile = list(window.world.pile)
+    key(window, pygame.K_d)
+    assert window.note == "sim_no_show_now" and window.world.pile == pile and window.sim.session.message is None
+    window.close()

@@ -30,10 +30,7 @@ class World(world.World):
     def show(self) -> bool:
         """The dealer turns up the top card of the pile as the next lot; a refused card goes back on the pile."""
         centre, state = self.layout.centre, self.session.state
-        if self.round_over:
-            raise CannotDo("sim_pick_up_first")
-        if not self.pile:
-            raise CannotDo("sim_pile_empty")
+        self._can_show()
         if len(centre) > 1 and state is not None:
             centre = tuple(pad for pad, lot in zip(centre, state.lots) if lot is None)
         free = [pad for pad in centre if self.sim.pads[pad].card is None]
