@@ -118,10 +118,12 @@ class World:
 
     def lay(self, seat: int, card: str, slot: int | None = None) -> bool:
         """The seat lays `card` (from its hand, or one it designates on the table) on its pad: at a seat with
-        several pads, pad `slot` (the first by default)."""
-        if self.round_over:
+        several pads, pad `slot` (the first by default). Before the round's cards are picked up, only a card
+        on the table the seat designates (a target it takes) may be laid."""
+        reach = self.reach(seat)
+        if self.round_over and not (card in reach and card in self.table):
             raise CannotDo("sim_pick_up_first")
-        if card not in self.reach(seat):
+        if card not in reach:
             raise CannotDo("sim_no_card")
         slot = None if len(self.pads(seat)) == 1 else slot or 0
         return self._put(CardOnPad(card, self.session.players.index(seat), slot), self.hands.get(seat, []))

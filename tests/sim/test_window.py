@@ -382,3 +382,22 @@ def test_the_pile_is_turned_up_only_when_the_game_takes_a_card_from_it():
     key(window, pygame.K_d)
     assert window.note == "sim_no_show_now" and window.world.pile == pile and window.sim.session.message is None
     window.close()
+
+
+def test_a_kitty_gift_is_taken_from_the_table_before_the_round_is_picked_up():
+    """The 1 gives its target away: the receiver taps it from the centre at once (the screen says so), before C."""
+    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=6, clock=Clock(), game="kitty")
+    window.frame()
+    for _ in range(400):
+        need = state(window) and window.sim.session.game.rules.need(state(window))
+        if need and need.any_of:
+            break
+        click(window, "auto")
+    assert need.any_of and window.world.round_over
+    receiver = window.sim.session.players[need.players[0]]
+    select(window, receiver)
+    target = next(c for c in window.hand if c in window.world.table)   # the target, designated on the table
+    window.place(window.hand.index(target))
+    assert window.note is None and window.sim.session.message is None
+    assert not window.sim.session.game.rules.need(state(window)).any_of   # given
+    window.close()
