@@ -129,8 +129,9 @@ class Faces(faces.Faces):
         w, h = rect.size
         radius = max(3, w // 9)
         pygame.draw.rect(surf, CARD, rect, border_radius=radius)
-        text(surf, str(value), round(min(h * 0.8, w * 1.3)), INK, "center", (rect.centerx, rect.centery + h * 0.03),
-             width=w - 4)
+        digits = len(str(value))
+        text(surf, str(value), round(min(h * 0.8, w * 1.3 / digits ** 0.7)), INK, "center",
+             (rect.centerx, rect.centery + h * 0.03), width=w - 4)
         pygame.draw.rect(surf, INK, rect, max(2, w // 30), border_radius=radius)
 
     def token_back(self, surf: pygame.Surface, rect: pygame.Rect) -> None:

@@ -234,7 +234,7 @@ def _bases(c: Canvas) -> None:
     draw.text(surf, c.t("bases"), 24, MUTED, "topright", (right, 8))
     if not left:
         draw.text(surf, "—", 34, MUTED, "topright", (right, 38))
-    w, h, step = 22, 32, 26
+    w, h, step = 26, 32, 29
     for i, value in enumerate(left):
         c.faces.base(surf, pygame.Rect(right - (len(left) - i) * step + step - w, 36, w, h), value)
 
