@@ -22,7 +22,7 @@ from table.layout import Layout, load_layout
 from table.screen import Screen, Translator, draw
 from table.screen.display import Display, run_display
 from table.screen.outputs import find_output
-from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEXT
+from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEAMS, TEXT
 from table.screen.pager import Pager
 from table.sim.simulated_table import SimulatedTable
 from table.sim.world import CannotDo
@@ -35,6 +35,7 @@ PANEL_X = GAME.right + 8               # the seats and the keyboard help, right 
 ROW_H = 80                             # one seat in the panel (less when 7 or 8 seats must fit)
 CARD = (134, 170)                      # a card of the selected seat's hand
 CONTROLS_X = 660                       # the pile and table controls, below the screen
+TABLE_CARD = TEAMS[0]                  # the frame of a card on the table the selected seat may designate
 
 HELP = (("1-6", "sim_help_seat"), ("J", "sim_help_join"), ("N / O", "sim_help_buttons"),
         ("< > sim_key_enter", "sim_help_place"), ("D", "sim_help_lot"), ("C", "sim_help_pick_up"),
@@ -268,6 +269,9 @@ class SimWindow:
         if seat in self.world.hands or (session.state is not None and seat in session.players):
             held = len(self.world.hands.get(seat, ()))   # the hand, not what else the seat may tap (tokens...)
             title = f"{t('sim_hand', seat=seat)} · {t.count('sim_cards', held)}"
+            designated = sum(card in self.world.table for card in self.hand)
+            if designated:
+                title += f" · {t.count('sim_on_table', designated)}"
         elif session.state is None:
             title = t("sim_seat_joined" if seat in session.joined else "sim_seat_lobby", seat=seat)
         else:
@@ -276,6 +280,8 @@ class SimWindow:
         area = pygame.Rect(16, top + 36, CONTROLS_X - 32, SIZE[1] - 30 - top - 36)
         for i, (card, rect) in enumerate(zip(self.hand, card_grid(len(self.hand), area))):
             self.faces.draw(surf, rect, card)
+            if card in self.world.table:                  # a card on the table the seat may designate
+                draw.frame(surf, rect.inflate(6, 6), TABLE_CARD, 3)
             if i == self.cursor:
                 draw.frame(surf, rect.inflate(8, 8), GOLD, 4)
             self.controls[f"card{i}"] = (rect, lambda i=i: self.place(i))
