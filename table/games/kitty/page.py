@@ -275,7 +275,8 @@ def _seat_rows(c: Canvas) -> None:
                          (row.x + 24 + 2 * r, row.centery + (4 if dealer else 0)))
         if dealer:
             draw.tag(surf, t("dealer"), 28, (name.x, name.bottom + 2), INK, GOLD)
-        draw.text(surf, str(view["counts"][p]), 44, TEXT, "center", (held_x, row.centery))
+        held = view["hand_size"] if phase == "register" else view["counts"][p]   # dealt, not yet all registered
+        draw.text(surf, str(held), 44, TEXT, "center", (held_x, row.centery))
         _status(c, phase, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
         room = x1 - total_w - gained_x - 10
         gained = view["taken"][p]

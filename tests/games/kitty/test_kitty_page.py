@@ -284,6 +284,7 @@ def test_registration_shows_counts_against_the_hand_size(screens, drawing):
     texts = texts_drawn(drawing, screens["fr"], view, "table")
     for count in view["view"]["registered"]:
         assert f"{count}/9" in texts
+    assert texts.count("9") >= 5                     # each seat holds its 9 dealt cards, registered or not
 
 
 # ------------------------------------------------------------ secrecy
