@@ -85,7 +85,7 @@ def notes(t: Translator, table: dict) -> list[str]:
         later = [seats[p] for p in view["to_bid"][1:]]
         lines.append(f"{line} · {t('neuro_next', seats=t.seats(later))}" if later else line)
     elif view["callers"]:
-        lines.append(t("neuro_open"))
+        lines.append(t("neuro_open", seats=t.seats([seats[p] for p in view["callers"]])))
     if view["grown"]:
         lines.append(t("grown", rows=view["limits"][0], cols=view["limits"][1]))
     if view["two_cards"] is not None:
@@ -220,7 +220,8 @@ def _domain(c: Canvas) -> None:
     _bases(c)
     lines, grid = layout(t, c.table)
     for i, line in enumerate(lines):
-        draw.text(c.surf, line, 28, GOLD if i == 0 and view["phase"] == "bid" else TEXT, "midleft",
+        neuro = i == 0 and (view["phase"] == "bid" or bool(view["callers"]))   # a round under way, or a call open
+        draw.text(c.surf, line, 28, GOLD if neuro else TEXT, "midleft",
                   (BOARD.x + 4, BOARD.y + NOTE_H * i + NOTE_H // 2), width=BOARD.w - 8)
     _board(c, grid)
     _seats(c)
