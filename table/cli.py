@@ -97,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="emulated or simulated only: make this pad's reader deaf first (repeatable)")
     doctor.add_argument("--patience", type=float, default=30.0, metavar="SECONDS",
                         help="how long to wait for each button press or card")
-    doctor.add_argument("--state", type=Path, default=DEFAULT_JOURNAL.parent, metavar="DIR",
-                        help="the state directory whose protections are checked (default: the journal's)")
+    doctor.add_argument("--state", type=Path, metavar="DIR",
+                        help="the state directory whose protections are checked (default: the journal's; "
+                             "missing, it is a problem only when named here or by $CARDTABLE_STATE)")
 
     fallback = commands.add_parser("fallback", help="say on the screen why the table stopped and whom to call, "
                                    "until stopped (run by cardtable-fallback.service, see docs/appliance.md)")
@@ -216,7 +217,8 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return history_command(args.journal.parent / "history.sqlite", args.csv, args.json, args.export)
     if args.command == "doctor":
         from table.hardware.doctor import run_doctor
-        return run_doctor(args)
+        named = args.state is not None or "CARDTABLE_STATE" in os.environ   # the appliance's, or one asked for
+        return run_doctor(args, args.state or DEFAULT_JOURNAL.parent, state_expected=named)
     if args.command == "fallback":
         from table.appliance.fallback import run_fallback
         return run_fallback(args)

@@ -41,11 +41,12 @@ class Check:
 
 
 def protections(state_dir: Path, environ: Mapping[str, str] = os.environ,
-                mountinfo: Path = Path("/proc/self/mountinfo")) -> list[Check]:
-    """The watchdog, the state directory `state_dir` (written to for real), and the read-only system (from
+                mountinfo: Path = Path("/proc/self/mountinfo"), expected: bool = True) -> list[Check]:
+    """The watchdog, the state directory `state_dir` (written to for real; when it is not `expected` to exist,
+    as a user's default one before any table ran, its absence is no problem), and the read-only system (from
     `mountinfo`), with, when the system is protected, whether the state directory lives on a disk of its own."""
     state_dir = Path(state_dir)
-    checks = [_watchdog(environ), _state_dir(state_dir)]
+    checks = [_watchdog(environ), _state_dir(state_dir, expected)]
     try:
         mounts = _mounts(mountinfo.read_text())
     except OSError:   # not Linux: no mounts to tell
@@ -104,9 +105,9 @@ def _watchdog(environ: Mapping[str, str]) -> Check:
     return Check("watchdog", True, (("seconds", f"{2 * interval:g}"),))
 
 
-def _state_dir(path: Path) -> Check:
+def _state_dir(path: Path, expected: bool) -> Check:
     """Whether a small file can really be written to `path` (created, written, synced, removed), and its free
-    space."""
+    space; a missing `path` is a problem only when it is `expected`."""
     where = (("path", str(path)),)
     try:
         handle, name = tempfile.mkstemp(prefix=".cardtable-check-", dir=path)
@@ -118,7 +119,7 @@ def _state_dir(path: Path) -> Check:
             os.unlink(name)
         usage = os.statvfs(path)
     except FileNotFoundError:
-        return Check("state_missing", False, where)
+        return Check("state_missing", False if expected else None, where)
     except OSError as error:
         return Check("state_dir", False, (*where, ("error", error.strerror or str(error))))
     free = usage.f_bavail * usage.f_frsize // 1_000_000

@@ -15,6 +15,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from table.appliance.checks import Check, protections
@@ -250,9 +251,10 @@ class HandMaker:
             self._lift(event.pad)
 
 
-def run_doctor(args) -> int:
-    """`cardtable doctor`: the report, then the protections of the state directory `--state`; exit status 1 when
-    anything failed (a part, a seat hub that sent frames that do not fit its wiring, or a protection).
+def run_doctor(args, state: Path, state_expected: bool = True) -> int:
+    """`cardtable doctor`: the report, then the protections of the state directory `state` (missing, a problem
+    only when `state_expected`); exit status 1 when anything failed (a part, a seat hub that sent frames that
+    do not fit its wiring, or a protection).
 
     On a layout wired to real hardware it runs on what of that hardware is
     here, with the person at the console. With `--emulated` (or on a
@@ -295,7 +297,7 @@ def run_doctor(args) -> int:
                      for name, hub in hardware.hubs.items() if hub.misfits]
     finally:
         hardware.close()
-    checks = protections(args.state)
+    checks = protections(state, expected=state_expected)
     print(report(findings))
     print(protections_report(checks))
     return 0 if all(f.ok for f in findings) and all(c.ok is not False for c in checks) else 1

@@ -93,6 +93,8 @@ def test_a_writable_state_directory_is_really_written_and_left_as_it_was(state, 
 def test_a_missing_state_directory_or_a_file_in_its_place_is_a_problem(tmp_path):
     missing = protections(tmp_path / "gone", {}, mountinfo(tmp_path, RW_ROOT))[1]
     assert (missing.key, missing.ok, missing.params) == ("state_missing", False, (("path", str(tmp_path / "gone")),))
+    not_yet = protections(tmp_path / "gone", {}, mountinfo(tmp_path, RW_ROOT), expected=False)[1]
+    assert (not_yet.key, not_yet.ok) == ("state_missing", None)          # a user's default before any table ran
     (tmp_path / "file").write_text("not a folder")
     blocked = protections(tmp_path / "file", {}, mountinfo(tmp_path, RW_ROOT))[1]
     assert (blocked.key, blocked.ok) == ("state_dir", False)
@@ -326,6 +328,7 @@ def every_kind_of_check(tmp_path) -> list[Check]:
     checks = [*protections(state, armed, mountinfo(tmp_path, RO_ROOT + data_mount(state))),
               *protections(tmp_path / "gone", {"NOTIFY_SOCKET": "@n"}, mountinfo(tmp_path, OVERLAY_ROOT)),
               *protections(tmp_path / "file", {}, mountinfo(tmp_path, RW_ROOT)),
+              protections(tmp_path / "gone", {}, mountinfo(tmp_path, RW_ROOT), expected=False)[1],
               Check("state_full", False, (("path", str(state)), ("free", 12), ("need", 50)))]
     for seat, pad in ((3, "seat3"), (None, "centre")):
         where = (("pad", pad),) if seat is None else (("seat", seat), ("pad", pad))

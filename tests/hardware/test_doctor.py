@@ -64,7 +64,7 @@ def by_part(findings):
 def state(tmp_path, monkeypatch):
     """The doctor's state directory by default: a writable one, not systemd's; not started by systemd."""
     monkeypatch.setattr(cli, "DEFAULT_JOURNAL", tmp_path / "journal.sqlite")
-    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "CARDTABLE_STATE"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path
 
@@ -124,6 +124,19 @@ def test_doctor_on_an_emulated_pi_table_runs_the_real_driver_and_passes(capsys):
     out = parts_report(capsys)
     assert "OK   reader centre         MFRC522 version 0x92" in out
     assert out.rstrip().endswith("22 of 22 parts work.")   # 5 readers, 4 lights, 8 buttons, 5 pads
+
+
+def test_a_state_directory_not_made_yet_is_a_problem_only_where_one_is_expected(state, monkeypatch, capsys):
+    """A developer's default data folder before any table ran here is no problem; the appliance's
+    ($CARDTABLE_STATE) or one named with --state, missing, is."""
+    monkeypatch.setattr(cli, "DEFAULT_JOURNAL", state / "not-yet" / "journal.sqlite")
+    args = ["doctor", "--layout", "pi-4-seat", "--emulated", "--patience", "5"]
+    assert main(args) == 0
+    assert "not in use  No data folder yet (" in capsys.readouterr().out
+    assert main([*args, "--state", str(state / "gone")]) == 1
+    assert f"PROBLEM     The data folder {state / 'gone'} does not exist" in capsys.readouterr().out
+    monkeypatch.setenv("CARDTABLE_STATE", str(state / "not-yet"))
+    assert main(args) == 1
 
 
 def test_doctor_names_a_reader_broken_on_purpose_and_fails(capsys):
