@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from table.assets import deck_data
+from table.events import Tick
 from table.games import GAMES
 from table.hardware.build import ChipPad, emulated, simulated
 from table.hardware.lights import press
@@ -89,6 +90,12 @@ class SimulatedTable:
         """Press a seat button and let the table handle it."""
         spec = self.table.layout.seats[seat - 1]
         press(self.factories[spec.board], dict(spec.buttons)[button])
+        self.table.bus.dispatch()
+
+    def tick(self) -> None:
+        """The table's time goes on while no hand acts (a game clock counts down): its Tick, as a poll round
+        would publish it (the window calls this each frame; it polls only when a hand acts)."""
+        self.table.bus.publish(Tick(self.table.clock()))
         self.table.bus.dispatch()
 
     def _until(self, done, what: str) -> None:

@@ -346,7 +346,7 @@ def run_window(args: Namespace) -> int:
         window.sim.session.tell_staff(notice)
     try:
         caption = f"cardtable · {window.t('sim_title')}"
-        run_display(window, Display(output, SIZE, caption, args.fullscreen), args.frames)
+        run_display(window, Display(output, SIZE, caption, args.fullscreen), args.frames, each_frame=window.sim.tick)
     finally:
         window.close()
         files.close()

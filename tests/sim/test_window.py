@@ -263,6 +263,24 @@ def test_a_resumed_game_deals_again_only_what_nobody_saw(tmp_path):
     journal.close()
 
 
+def test_the_game_clock_counts_down_between_acts(tmp_path):
+    """`cardtable run` ticks the simulated table each frame (`SimulatedTable.tick`): a Chevaux clock runs while
+    players think, not only while a card is being laid."""
+    journal = Journal(tmp_path / "journal.sqlite")
+    for seat in (1, 2):
+        journal.append("join", {"seat": seat})
+    journal.append("start", {"game": "chevaux", "options": {"time_limit": 5}, "seats": [1, 2], "first": 0})
+    window = SimWindow(load_layout("sim-6-single"), journal, "fr", seed=3, clock=Clock())
+    now = [window.sim.table.clock()]
+    window.sim.table.clock = lambda: now[0]                 # the table's time, from now on moved by hand
+    window.sim.tick()
+    now[0] += 120
+    window.sim.tick()
+    assert 5 * 60 - 121 <= window.sim.session.clock_view()["left_s"] <= 5 * 60 - 120
+    window.close()
+    journal.close()
+
+
 def test_cardtable_run_draws_frames_and_exits(tmp_path):
     journal = tmp_path / "state" / "journal.sqlite"
     assert main(["run", "--frames", "3", "--journal", str(journal), "--lang", "en"]) == 0
