@@ -154,7 +154,7 @@ class TableSession:
             return self._staff_button(button)
         if self.state is None:
             if seat not in self.joined:
-                return self._refuse(seat, "seat_not_joined") if button == "ok" else None
+                return self._refuse(seat, "join_first") if button == "ok" else None
             return self._menu(seat, button)
         if seat not in self.players:
             return self._refuse(seat, "seat_not_joined")

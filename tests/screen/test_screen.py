@@ -25,7 +25,7 @@ DECK = ft.Deck.from_data(deck_data("feira-torio"))
 MESSAGE_KEYS = (
     "game_over not_now_lot lot_taken card_seen not_now_first not_first_bid_holder no_such_lot not_now_bid "
     "no_such_slot slot_locked card_not_in_game card_not_for_players card_on_table card_discarded card_not_held "
-    "unknown_action not_your_turn unknown_tag other_game_card seat_not_joined seat_already_joined "
+    "unknown_action not_your_turn unknown_tag other_game_card seat_not_joined join_first seat_already_joined "
     "too_few_players table_full clear_table join_at_seat"
 ).split()
 SEATS = {3: [2, 4, 5], 4: [1, 3, 4, 6], 5: [1, 2, 3, 5, 6], 6: [1, 2, 3, 4, 5, 6]}

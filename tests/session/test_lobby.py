@@ -84,7 +84,7 @@ def test_a_seat_that_did_not_join_cannot_work_the_menu():
     lobby.tap(1, "feira-torio", "TA01")
     before = list(lobby.journal.entries())
     assert lobby.press(4, "next") == []
-    assert [(type(e), e.message) for e in lobby.press(4, "ok")] == [(Refused, "seat_not_joined")]
+    assert [(type(e), e.message) for e in lobby.press(4, "ok")] == [(Refused, "join_first")]
     assert list(lobby.journal.entries()) == before
 
 

@@ -271,7 +271,7 @@ def test_ok_from_a_seat_that_did_not_join_is_refused_in_the_lobby():
     desk = Desk()
     desk.join(1, 2, 3)
     before = snapshot(desk.session)
-    refused(desk.press(5, "ok"), "seat_not_joined", 5)
+    refused(desk.press(5, "ok"), "join_first", 5)   # "this seat has not joined: place a card to join"
     assert snapshot(desk.session) == before
     assert desk.press(5, "next") == [] and snapshot(desk.session) == before   # "next" does nothing in the lobby
 
@@ -354,7 +354,7 @@ def test_a_seventh_seat_is_refused_when_the_table_is_full(tmp_path):
     before = snapshot(desk.session)
     refused(desk.tap("s7", "TA01"), "table_full", 7)
     assert snapshot(desk.session) == before
-    refused(desk.press(7, "ok"), "seat_not_joined", 7)
+    refused(desk.press(7, "ok"), "join_first", 7)
     desk.press(7 - 1, "ok")
     assert desk.session.players == (1, 2, 3, 4, 5, 6)
 
