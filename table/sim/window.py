@@ -248,8 +248,9 @@ class SimWindow:
                 self._chips(hand, row.x + 66, row.bottom - 20, 28, row.right - 8)
             else:
                 joined = seat in (self.sim.session.players or self.sim.session.joined)
-                status = "sim_no_hand" if hand is not None else "joined" if joined else "free"
-                draw.text(surf, t(status), 24, MUTED, "midleft", (row.x + 70, row.bottom - 20))
+                status = "sim_no_hand" if hand is not None else None if joined else "free"   # joined: its light says
+                if status:
+                    draw.text(surf, t(status), 24, MUTED, "midleft", (row.x + 70, row.bottom - 20))
 
     def _draw_help(self) -> None:
         t, surf = self.t, self.canvas
@@ -298,6 +299,8 @@ class SimWindow:
                                          ("auto", "A", t("sim_auto"), self.auto)):
             rect = pygame.Rect(CONTROLS_X, y, GAME.right - CONTROLS_X - 8, 44)
             self._button(name, rect, label, action, key)
+            if name == "pick_up" and self.world.round_over:   # what the table waits for: the cards played picked up
+                draw.frame(self.canvas, rect.inflate(6, 6), GOLD, 3)
             y += 52
         if self.note:
             draw.text(self.canvas, t(self.note), 24, GOLD, "topleft", (CONTROLS_X, y),
