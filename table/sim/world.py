@@ -70,10 +70,10 @@ class World:
 
     @property
     def round_over(self) -> bool:
-        """Cards of a finished resolution still lie on the table, and the game no longer names them: the next
-        step is to pick them up."""
+        """Cards of a finished resolution (or of the game's last one) still lie on the table, and the game no
+        longer names them: the next step is to pick them up."""
         state = self.session.state
-        return bool(self.table) and state is not None and self.acts.must_clear(state) and \
+        return bool(self.table) and state is not None and (self.session.over or self.acts.must_clear(state)) and \
             not set(self.table) <= self._named()
 
     # ------------------------------------------------------------ acts

@@ -419,3 +419,16 @@ def test_a_kitty_gift_is_taken_from_the_table_before_the_round_is_picked_up():
     assert window.note is None and window.sim.session.message is None
     assert not window.sim.session.game.rules.need(state(window)).any_of   # given
     window.close()
+
+
+def test_after_the_last_round_the_cards_played_are_picked_up_into_the_hands_the_scores_count():
+    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=3, clock=Clock(), game="sweep")
+    window.frame()
+    while not window.sim.session.over:
+        click(window, "auto")
+    assert window.world.round_over                     # the last capture still lies on the table
+    click(window, "pick_up")
+    assert window.note is None
+    counts = window.sim.session.public()["hand_counts"]
+    assert [len(window.world.hands[s]) for s in window.sim.session.players] == counts
+    window.close()
