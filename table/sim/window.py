@@ -279,8 +279,16 @@ class SimWindow:
             title = t("sim_seat_out", seat=seat)
         draw.text(surf, title, 30, TEXT, "topleft", (16, top), width=CONTROLS_X - 32)
         area = pygame.Rect(16, top + 36, CONTROLS_X - 32, SIZE[1] - 30 - top - 36)
-        for i, (card, rect) in enumerate(zip(self.hand, card_grid(len(self.hand), area))):
+        # After its hand, what the seat laid that still lies on the table, to look at (a Chevaux leader choosing
+        # its characteristic): marked, not to be laid again.
+        laid = [c for c in self.world.table if self.world.laid.get(c) == seat and c not in self.hand] \
+            if self.world.LAID_IN_VIEW else []
+        hand = self.hand
+        for i, (card, rect) in enumerate(zip(hand + laid, card_grid(len(hand) + len(laid), area))):
             self.faces.draw(surf, rect, card)
+            if i >= len(hand):
+                draw.tag(surf, t("sim_laid"), 20, (rect.centerx, rect.bottom + 2), INK, MUTED, "midbottom")
+                continue
             if card in self.world.table:                  # a card on the table the seat may designate
                 draw.frame(surf, rect.inflate(6, 6), TABLE_CARD, 3)
             if i == self.cursor:

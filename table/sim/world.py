@@ -34,6 +34,7 @@ class World:
     """
 
     LEAVE_ON_SLOTS = True   # a card laid on a pad of a multi-pad seat stays there (a bid); False: tapped too
+    LAID_IN_VIEW = False    # whether a seat still looks at the cards it laid, face up by it, until picked up
 
     def __init__(self, sim: SimulatedTable, rng: random.Random) -> None:
         self.sim = sim
@@ -42,6 +43,7 @@ class World:
         self.hands: dict[int, list[str]] = {}   # seat -> cards in hand
         self.pile: list[str] = []               # face down; the top is the end
         self.table: list[str] = []              # cards lying on the table
+        self.laid: dict[str, int] = {}          # card -> the seat that last laid it (those still on the table count)
         self.note: str | None = None            # an i18n key for the operator, after a resume
         self.deal: int | None = None            # the deal the world's cards were dealt for
         self._answer: Accepted | Refused | None = None
@@ -196,6 +198,9 @@ class World:
         accepted = self._act(lambda: self.sim.tap(pad, card) if tapped else self.sim.put(pad, card))
         if accepted:
             self.table.append(card)
+            seat = self.layout.pad_place(pad)[0]
+            if seat is not None:
+                self.laid[card] = seat
         else:
             if not tapped:
                 self.sim.lift(pad)

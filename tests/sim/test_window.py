@@ -432,3 +432,21 @@ def test_after_the_last_round_the_cards_played_are_picked_up_into_the_hands_the_
     counts = window.sim.session.public()["hand_counts"]
     assert [len(window.world.hands[s]) for s in window.sim.session.players] == counts
     window.close()
+
+
+def test_a_chevaux_leader_still_sees_the_card_it_revealed_while_it_chooses():
+    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=3, clock=Clock(), game="chevaux")
+    window.frame()
+    while window.sim.session.prompt is None:
+        click(window, "auto")
+    leader = window.sim.session.players[window.sim.session.prompt.player]
+    select(window, leader)
+    revealed = [c for c in window.world.table if window.world.laid[c] == leader]
+    drawn = []
+    faces = window.faces
+    window.screen.faces = lambda game: faces                 # the same faces, watched
+    draw_card = faces.draw
+    faces.draw = lambda surf, rect, card, *a: drawn.append(card) or draw_card(surf, rect, card, *a)
+    window.frame()
+    assert revealed and set(revealed) <= set(drawn) and not set(revealed) & set(window.hand)
+    window.close()

@@ -77,6 +77,7 @@ class World(world.World):
     every card of the round under its stack, its own last (`pick_up`)."""
 
     LEAVE_ON_SLOTS = False
+    LAID_IN_VIEW = True   # the leader reads its revealed card's values to choose the characteristic
 
     @property
     def round_over(self) -> bool:
