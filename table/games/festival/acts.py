@@ -27,8 +27,8 @@ def interpret(state: State, act: Act) -> Action | Refusal | None:
             return Refusal.of("centre_unused", card=card)
         case CardOnPad(card, player, slot):
             return _seat(state, player, card, slot)
-        case ButtonPress():
-            return None            # the face prompt is the session's; Festival has no other button choice
+        case ButtonPress(player, _):   # the face prompt is the session's: a press here has nothing to choose
+            return Refusal.of("no_choice_now", player=player)
     return Refusal.of("unknown_action")
 
 

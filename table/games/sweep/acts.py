@@ -24,8 +24,8 @@ def interpret(state: State, act: Act) -> Action | Refusal | None:
             return _centre(state, card)
         case CardOnPad(card, player, _):
             return _seat(state, player, card)
-        case ButtonPress():
-            return None
+        case ButtonPress(player, _):   # Sweep is played with cards alone
+            return Refusal.of("no_buttons", player=player)
     return Refusal.of("unknown_action")
 
 

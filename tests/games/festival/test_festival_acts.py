@@ -83,7 +83,7 @@ def test_the_card_kept_says_its_face_by_the_pad_or_waits_for_the_prompt():
     assert acts_for(state, Face(0, True), SINGLE) == (ButtonPress(0, "next"), ButtonPress(0, "ok"))
     assert tap(state, "DA2a", 0) is None                                   # the card kept, read again
     assert check(state, tap(state, "MI1a", 0)).key == "choose_face_first"
-    assert interpret(state, ButtonPress(1, "ok")) is None
+    assert interpret(state, ButtonPress(1, "ok")) == Refusal.of("no_choice_now", player=1)   # not its prompt
 
 
 def test_a_receiver_tap_is_its_keep_and_a_card_kept_earlier_is_never_an_act_again():

@@ -48,7 +48,7 @@ def test_a_card_read_again_in_its_role_is_no_act():
     assert acts.interpret(state, CardOnPad("4a", 0)) is None            # the card just played
     assert acts.interpret(state, CardOnPad("3a")) is None
     assert acts.interpret(state, CardOnPad("7a", 1)) == Play(1, "7a")
-    assert acts.interpret(state, ButtonPress(1, "ok")) is None
+    assert acts.interpret(state, ButtonPress(1, "ok")) == Refusal.of("no_buttons", player=1)   # cards alone
 
 
 def test_a_tied_player_picks_by_tapping_the_target_and_reads_again_are_no_act():
