@@ -349,7 +349,7 @@ def _scores(c: Canvas) -> None:
         if lost:
             draw.text(surf, signed(lost_points), 40, RED, "midright", (LOST_PTS_X, row.centery))
         won_groups = [(r["cards"][0], t("with_centre", n=len(r["cards"]), centre=len(r["centre"])) if r["centre"]
-                       else t("times", n=len(r["cards"]))) for r in won]
+                       else t("times", n=len(r["cards"])) if len(r["cards"]) > 1 else "") for r in won]
         _groups(c, won_groups, pygame.Rect(WON_X, row.y + 4, WON_PTS_X - 70 - WON_X, row.h - 8), 44)
         if won:
             draw.text(surf, signed(won_points), 40, GREEN, "midright", (WON_PTS_X, row.centery))
