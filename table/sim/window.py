@@ -296,7 +296,7 @@ class SimWindow:
             self.controls[f"card{i}"] = (rect, lambda i=i: self.place(i))
         if seat in self.world.hands and not self.hand:
             draw.text(surf, t("sim_no_hand"), 28, MUTED, "topleft", (16, top + 44))
-        draw.text(surf, t("sim_deal_note"), 21, MUTED, "bottomleft", (16, SIZE[1] - 8), width=CONTROLS_X - 32)
+        draw.text(surf, t("sim_deal_note"), 24, MUTED, "bottomleft", (16, SIZE[1] - 6), width=CONTROLS_X - 32)
 
     def _draw_controls(self) -> None:
         t = self.t
