@@ -76,14 +76,18 @@ def instruction(t: Translator, table: dict) -> str:
 
 
 def notes(t: Translator, table: dict) -> list[str]:
-    """The lines over the domain: the neuro round (who called, who bids, who next) or that neuro may be called;
-    the grown limits; "deux cartes"."""
+    """The lines over the domain: the neuro round (who called, who bids, who next, who passed) or who may call
+    neuro now; the grown limits; "deux cartes"."""
     view, seats = table["view"], table["joined"]
     lines = []
     if view["phase"] == "bid":
         line = t("neuro_round", caller=seats[view["caller"]], seat=seats[view["bidder"]])
         later = [seats[p] for p in view["to_bid"][1:]]
-        lines.append(f"{line} · {t('neuro_next', seats=t.seats(later))}" if later else line)
+        if later:
+            line += f" · {t('neuro_next', seats=t.seats(later))}"
+        if view["passed"]:
+            line += f" · {t('neuro_passed', seats=t.seats([seats[p] for p in view['passed']]))}"
+        lines.append(line)
     elif view["callers"]:
         lines.append(t("neuro_open", seats=t.seats([seats[p] for p in view["callers"]])))
     if view["grown"]:

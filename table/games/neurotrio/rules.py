@@ -405,7 +405,7 @@ class Wager(NamedTuple):
 class Neuro(NamedTuple):
     """The neuro bidding: the bids made, tokens left per player, the token set each player uses (None before
     their first bid), the bases left, the turn of the last call, and the round under way (its caller, the
-    bidders still to bid with the one bidding first, the bid under way)."""
+    bidders still to bid with the one bidding first, the bid under way, who passed so far)."""
 
     bids: tuple[Wager, ...]
     tokens: tuple[int, ...]
@@ -415,6 +415,7 @@ class Neuro(NamedTuple):
     caller: int | None = None
     order: tuple[int, ...] = ()
     piece: Wager | None = None
+    passed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -838,7 +839,8 @@ def _bid_token(state: State, action: BidToken) -> State:
 
 
 def _no_bid(state: State, action: NoBid) -> State:
-    return _next_bidder(state, state.neuro)
+    n = state.neuro
+    return _next_bidder(state, n._replace(passed=n.passed + (action.player,)))
 
 
 def _next_holder(hands: tuple[tuple[str, ...], ...], player: int) -> int:
@@ -906,12 +908,14 @@ def _bid(state: State, wager: Wager) -> State:
     """A piece of the bid under way; with base, card and token all in, the bid is made."""
     n = state.neuro
     if wager.base is None or wager.card is None or wager.token is None:
-        return _evolve(state, neuro=Neuro(n.bids, n.tokens, n.sets, n.bases, n.called, n.caller, n.order, wager))
+        return _evolve(state, neuro=Neuro(n.bids, n.tokens, n.sets, n.bases, n.called, n.caller, n.order, wager,
+                                          n.passed))
     p = wager.bidder
     tokens = n.tokens[:p] + (n.tokens[p] - 1,) + n.tokens[p + 1:]
     sets = n.sets[:p] + (state.setup.deck.tokens[wager.token][0],) + n.sets[p + 1:]
     bases = tuple(b for b in n.bases if b != wager.base)
-    return _next_bidder(state, Neuro(n.bids + (wager,), tokens, sets, bases, n.called, n.caller, n.order, wager))
+    return _next_bidder(state, Neuro(n.bids + (wager,), tokens, sets, bases, n.called, n.caller, n.order, wager,
+                                     n.passed))
 
 
 def _next_bidder(state: State, n: Neuro) -> State:
@@ -920,7 +924,7 @@ def _next_bidder(state: State, n: Neuro) -> State:
     order = n.order[1:]
     if order and n.bases:
         return _evolve(state, neuro=Neuro(n.bids, n.tokens, n.sets, n.bases, n.called, n.caller, order,
-                                          Wager(order[0])))
+                                          Wager(order[0]), n.passed))
     return _evolve(state, phase=BUILD, neuro=Neuro(n.bids, n.tokens, n.sets, n.bases, n.called))
 
 
@@ -1010,6 +1014,7 @@ def observe(state: State, player: int | None) -> dict:
         "caller": neuro.caller,
         "bidder": neuro.order[0] if state.phase == BID else None,
         "to_bid": list(neuro.order),
+        "passed": list(neuro.passed),
         "bid": None if neuro.piece is None else _wager_view(deck, neuro.piece, None),
         "bids": [_wager_view(deck, w, end.scores[i] if end else None) for i, w in enumerate(neuro.bids)],
         "bases_left": [deck.bases[b] for b in neuro.bases],

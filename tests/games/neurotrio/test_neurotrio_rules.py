@@ -324,8 +324,10 @@ def test_PR_N3_no_call_before_the_first_play_and_one_round_at_most_between_two_p
     assert refused(run(state, [Choose(1, "1HGa")]), Call(2)) == "call_after_choice"
     state = run(state, [Call(3)])
     assert refused(state, Call(1)) == "not_now_call"
-    state = run(state, [BidBase(3, "B5"), BidCard(3, "1HKa"), BidToken(3, "T2-1"), NoBid(0), NoBid(1), NoBid(2)])
-    assert state.phase == "build" and state.active == 1
+    state = run(state, [BidBase(3, "B5"), BidCard(3, "1HKa"), BidToken(3, "T2-1"), NoBid(0), NoBid(1)])
+    assert observe(state, None)["passed"] == [0, 1] and observe(state, None)["to_bid"] == [2]   # public
+    state = run(state, [NoBid(2)])
+    assert state.phase == "build" and state.active == 1 and observe(state, None)["passed"] == []
     assert refused(state, Call(2)) == "call_already_made"
     assert check(run(state, [Pass(1)]), Call(2)) is None        # the next play opens a new window
 

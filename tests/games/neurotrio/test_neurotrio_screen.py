@@ -150,6 +150,8 @@ def test_the_bottom_bar_and_the_notes_say_who_does_what():
     grown = dict(view, view=dict(public, grown=1, limits=[7, 12], two_cards=1))
     assert page.notes(FR, grown)[1:] == ["Tous bloqués : le domaine peut grandir (7 lignes × 12 colonnes)",
                                          "Siège 3 : deux cartes ! On ne passe plus que si on est bloqué."]
+    passed = dict(view, view=dict(public, to_bid=public["to_bid"][:1], passed=[3]))
+    assert page.notes(FR, passed)[0].endswith(" · a passé : Siège 6")
     window = dict(view, view=dict(public, phase="build", callers=[0, 2, 3]))
     assert page.notes(FR, window)[0] == "Neuro ! possible maintenant (Sièges 2, 5 et 6) : OK sur votre siège"
 
