@@ -336,14 +336,20 @@ def test_every_game_plays_in_the_window(name, out):
     window.close()
 
 
-@pytest.mark.parametrize("name, sealed", [("neurotrio", "register"), ("feira-torio", "bidding"), ("kitty", "pass")])
+def window_at(game: str, phase: str, journal: Journal | None = None) -> SimWindow:
+    """A window of `game` (seed 3) whose bots played with Auto up to the first `phase` of the game."""
+    window = SimWindow(load_layout("sim-6-single"), journal or Journal(), "fr", seed=3, clock=Clock(), game=game)
+    window.frame()
+    while state(window) is None or state(window).phase != phase:
+        click(window, "auto")
+    return window
+
+
+@pytest.mark.parametrize("name, sealed", [("neurotrio", "register"), ("venture", "bidding"), ("kitty", "pass")])
 def test_auto_plays_a_sealed_step_whole(name, sealed):
     """One Auto press: every seat's part of a sealed step (a whole registration, every seat's bid), not one card."""
     journal = Journal()
-    window = SimWindow(load_layout("sim-6-single"), journal, "fr", seed=3, clock=Clock(), game=name)
-    window.frame()
-    while state(window) is None or state(window).phase != sealed:
-        click(window, "auto")
+    window = window_at(name, sealed, journal)
     waiting = window.sim.session.game.rules.need(state(window)).players
     before = len(list(journal.entries()))
     click(window, "auto")
@@ -356,10 +362,7 @@ def test_auto_plays_a_sealed_step_whole(name, sealed):
 
 
 def test_a_hand_registers_with_one_enter_per_card_and_a_refused_card_keeps_its_place():
-    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=3, clock=Clock(), game="neurotrio")
-    window.frame()
-    while state(window) is None or state(window).phase != "register":
-        click(window, "auto")
+    window = window_at("neurotrio", "register")
     select(window, window.sim.session.players[0])
     dealt = state(window).setup.counts[0]
     for _ in range(dealt):                                # Enter, Enter, ...: each card of the hand once
@@ -392,10 +395,7 @@ def test_hands_are_in_the_decks_order_not_as_text(name):
 
 
 def test_the_pile_is_turned_up_only_when_the_game_takes_a_card_from_it():
-    window = SimWindow(load_layout("sim-6-single"), Journal(), "fr", seed=3, clock=Clock(), game="kitty")
-    window.frame()
-    while state(window) is None or state(window).phase != "pass":
-        click(window, "auto")
+    window = window_at("kitty", "pass")
     pile = list(window.world.pile)
     key(window, pygame.K_d)
     assert window.note == "sim_no_show_now" and window.world.pile == pile and window.sim.session.message is None

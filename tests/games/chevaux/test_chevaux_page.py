@@ -15,6 +15,7 @@ from table.games.chevaux import page
 from table.games.chevaux.faces import value_text
 from table.games.chevaux.rules import Choose, Keep, Reveal, Switch, TimeUp, observe
 from table.screen import Screen, Translator, draw
+from table.screen.canvas import HEADER
 from table.screen.i18n import LANGS
 
 GAME = GAMES["chevaux"]
@@ -137,6 +138,18 @@ def test_the_clock_is_drawn_in_the_title_bar_for_any_game_with_one(screens, monk
     assert plain.get_at((1240, 42))[:3] != draw.RED
     view["clock"]["paused"] = True
     paused, shown = rendered(screens["fr"], view, "table", None, monkeypatch)
-    assert "0:42" in shown and paused.get_at((1240, 42))[:3] != draw.RED                  # paused: never red...
-    mark = pygame.Rect(1100, 10, 180, 64)                                                  # ...a pause mark
-    assert pygame.image.tobytes(paused.subsurface(mark), "RGB") != pygame.image.tobytes(last.subsurface(mark), "RGB")
+    assert "0:42" in shown and paused.get_at((1240, 42))[:3] != draw.RED                  # paused: never red
+    view["clock"]["left_s"] = 754
+    paused, _ = rendered(screens["fr"], view, "table", None, monkeypatch)
+
+    def colours(surf, rect):
+        return {surf.get_at((x, y))[:3] for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)}
+    bar = pygame.Rect(960, 0, 320, HEADER)                 # the clock's end of the title bar: its mark and its time
+    mid = HEADER // 2
+    assert draw.TEXT in colours(plain, bar) and draw.TEXT not in colours(paused, bar)   # greyed while paused...
+    assert draw.MUTED in colours(paused, bar)
+    ring = [x for x in range(1000, 1150) if plain.get_at((x, mid))[:3] == draw.TEXT]   # the dial's ring
+    centre = (ring[0] + ring[-1]) // 2
+    assert plain.get_at((centre, mid - 6))[:3] == draw.TEXT           # ...the dial's hand at its centre,
+    assert paused.get_at((centre, mid - 6))[:3] == draw.PANEL          # the gap between two bars there
+    assert {paused.get_at((centre + dx, mid))[:3] for dx in (-9, 9)} == {draw.MUTED}

@@ -231,6 +231,16 @@ def test_a_complete_rank_marks_its_centre_cards(screens, drawing):
     assert "×3 +1 au centre" in said and "= +4" in said
 
 
+def test_the_one_complete_alone_has_no_count(screens, drawing):
+    """The single 1 is a complete rank by itself: drawn as one card, like any single card, without "×1"."""
+    state = first_state(GAME, 3, lambda s: s.phase == "over", 2)
+    view = table_view(GAME, state)
+    view["view"]["scores"]["players"][1] = {"player": 1, "points": 1, "ranks": [
+        {"rank": 1, "cards": ["1a"], "centre": [], "complete": True, "points": 1}]}
+    said = [s for s, _ in drawn_texts(drawing, screens["fr"], view, "scores")]
+    assert "= +1" in said and "×1" not in said
+
+
 # ------------------------------------------------------------ the table page
 
 
