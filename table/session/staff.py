@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 ALWAYS = ("health", "poweroff", "reboot", "close")
 LINES = {"lobby": ("start", "choose_game", *ALWAYS),
          "game": ("end_game", *ALWAYS),
-         "clocked": ("pause_clock", "end_game", *ALWAYS),     # a game with its clock running
-         "paused": ("resume_clock", "end_game", *ALWAYS),     # ... or paused
+         "clocked": ("end_game", "pause_clock", *ALWAYS),     # a game with its clock running (end_game stays
+         "paused": ("end_game", "resume_clock", *ALWAYS),     # first: lines keep their place at time up)
          "over": ("to_lobby", *ALWAYS)}
 CONFIRMED = ("end_game", "poweroff", "reboot")   # lines that ask "are you sure?" first
 CONFIRM = ("no", "yes")

@@ -209,8 +209,8 @@ class TableSession:
     # ------------------------------------------------------------ steps
 
     def _staff_card(self) -> None:
-        """A staff card opens the staff menu, on its first line (start, end the game, back to the lobby); the
-        next one closes it."""
+        """A staff card opens the staff menu, on its first line (start in the lobby, end the game during one,
+        back to the lobby after it); the next one closes it."""
         if self.staff.open:
             self.staff.close()
         else:

@@ -279,8 +279,8 @@ class SimWindow:
             title = t("sim_seat_out", seat=seat)
         draw.text(surf, title, 30, TEXT, "topleft", (16, top), width=CONTROLS_X - 32)
         area = pygame.Rect(16, top + 36, CONTROLS_X - 32, SIZE[1] - 30 - top - 36)
-        # After its hand, what the seat laid that still lies on the table, to look at (a Chevaux leader choosing
-        # its characteristic): marked, not to be laid again.
+        # After its hand, what the seat laid that still lies on the table, to look at (a seat reading the card it
+        # revealed, where the game's world says so): marked, not to be laid again.
         laid = [c for c in self.world.table if self.world.laid.get(c) == seat and c not in self.hand] \
             if self.world.LAID_IN_VIEW else []
         hand = self.hand
@@ -294,7 +294,7 @@ class SimWindow:
             if i == self.cursor:
                 draw.frame(surf, rect.inflate(8, 8), GOLD, 4)
             self.controls[f"card{i}"] = (rect, lambda i=i: self.place(i))
-        if seat in self.world.hands and not self.hand:
+        if seat in self.world.hands and not hand and not laid:
             draw.text(surf, t("sim_no_hand"), 28, MUTED, "topleft", (16, top + 44))
         draw.text(surf, t("sim_deal_note"), 24, MUTED, "bottomleft", (16, SIZE[1] - 6), width=CONTROLS_X - 32)
 

@@ -12,6 +12,7 @@ the seat can reach onto its pad), `reach`, `pick_up`, `hands`, `pile`,
 from __future__ import annotations
 
 import random
+from functools import cached_property
 from typing import Callable
 
 from table.events import Accepted, Refused
@@ -47,7 +48,6 @@ class World:
         self.note: str | None = None            # an i18n key for the operator, after a resume
         self.deal: int | None = None            # the deal the world's cards were dealt for
         self._answer: Accepted | Refused | None = None
-        self._order: dict[str, dict[str, int]] = {}   # per deck: card -> its place in the deck file
         sim.table.bus.subscribe(Accepted, self._heard)
         sim.table.bus.subscribe(Refused, self._heard)
         sim.settle()
@@ -130,11 +130,14 @@ class World:
         slot = None if len(self.pads(seat)) == 1 else slot or 0
         return self._put(CardOnPad(card, self.session.players.index(seat), slot), self.hands.get(seat, []))
 
+    @cached_property
+    def _order(self) -> dict[str, int]:
+        """Card -> its place in the deck file (a world serves one game, so one deck)."""
+        return {c: i for i, c in enumerate(self.sim.cards(self.sim.deck))}
+
     def in_order(self, cards) -> list[str]:
         """`cards` in the deck file's order (1, 2, ... 10, where text would put 10 before 2); accessories last."""
-        order = self._order.get(self.sim.deck)
-        if order is None:
-            order = self._order[self.sim.deck] = {c: i for i, c in enumerate(self.sim.cards(self.sim.deck))}
+        order = self._order
         return sorted(cards, key=lambda c: (order.get(c, len(order)), c))
 
     def reach(self, seat: int) -> list[str]:

@@ -223,10 +223,10 @@ class World(world.World):
             for i, dealt in enumerate(reversed(self.pile)):
                 self.hands[players[(first + i) % len(players)]].append(dealt)
             self.pile = []
-            self.hands = {s: sorted(hand) for s, hand in self.hands.items()}
+            self.hands = {s: self.in_order(hand) for s, hand in self.hands.items()}
         elif isinstance(action, Register):
             self.table.remove(card)
-            self.hands[seat] = sorted(self.hands[seat] + [card])
+            self.hands[seat] = self.in_order(self.hands[seat] + [card])
 
     def _resume(self) -> None:
         """Rebuild the things from the table's knowledge: hands as registered (during registration the cards
@@ -248,8 +248,8 @@ class World(world.World):
             self.rng.shuffle(pool)
             pool.pop()
             for p, seat in enumerate(players):
-                self.hands[seat] = sorted(self.hands[seat] + [pool.pop() for _ in range(view["dealt"][p] -
-                                                                                       len(self.hands[seat]))])
+                missing = view["dealt"][p] - len(self.hands[seat])
+                self.hands[seat] = self.in_order(self.hands[seat] + [pool.pop() for _ in range(missing)])
             self.note = "sim_resumed_redealt"
 
 

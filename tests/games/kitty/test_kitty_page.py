@@ -179,7 +179,7 @@ def test_the_prompt_bar_names_the_seat_that_picks_or_gives(screens, drawing):
     giver = gift["joined"][gift["view"]["gift"]["giver"]]
     texts = texts_drawn(drawing, screens["fr"], gift, *screens["fr"].pages(gift)[-1])
     receivers = [gift["joined"][p] for p in gift["view"]["gift"]["receivers"]]
-    assert texts[-1].startswith(f"Le 1 (Siège {giver}) donne la cible")
+    assert texts[-1].startswith(f"Le 1 (siège {giver}) donne la cible")
     assert any(f"{', '.join(map(str, receivers[:-1]))} ou {receivers[-1]} la touche sur son lecteur" in t
                for t in texts)
     # while the bids still lie on the pads, the bar says to clear them first
@@ -210,7 +210,7 @@ def test_the_reveal_strikes_a_tie_then_names_the_winner(screens, drawing):
     assert first.count("égalité") == len(tie["players"]) and "gagne" not in first
     second = texts_drawn(drawing, screens["fr"], view, "reveal", 1)
     seat = view["joined"][win["player"]]
-    assert any(t.startswith(f"Le {RANK[win['bid']]} (Siège {seat}) est la plus petite mise unique") for t in second)
+    assert any(t.startswith(f"Le {RANK[win['bid']]} (siège {seat}) est la plus petite mise unique") for t in second)
     assert second.count("gagne") == 1 and f"Siège {seat}" in second   # the mark, the target's tag
 
 
