@@ -267,10 +267,11 @@ class SimWindow:
         t, surf, seat = self.t, self.canvas, self.seat
         top = GAME.bottom + 12
         session = self.sim.session
+        hand = self.hand   # once per frame: it asks the rules what the seat may designate
         if seat in self.world.hands or (session.state is not None and seat in session.players):
             held = len(self.world.hands.get(seat, ()))   # the hand, not what else the seat may tap (tokens...)
             title = f"{t('sim_hand', seat=seat)} · {t.count('sim_cards', held)}"
-            designated = sum(card in self.world.table for card in self.hand)
+            designated = sum(card in self.world.table for card in hand)
             if designated:
                 title += f" · {t.count('sim_on_table', designated)}"
         elif session.state is None:
@@ -281,9 +282,8 @@ class SimWindow:
         area = pygame.Rect(16, top + 36, CONTROLS_X - 32, SIZE[1] - 30 - top - 36)
         # After its hand, what the seat laid that still lies on the table, to look at (a seat reading the card it
         # revealed, where the game's world says so): marked, not to be laid again.
-        laid = [c for c in self.world.table if self.world.laid.get(c) == seat and c not in self.hand] \
+        laid = [c for c in self.world.table if self.world.laid.get(c) == seat and c not in hand] \
             if self.world.LAID_IN_VIEW else []
-        hand = self.hand
         for i, (card, rect) in enumerate(zip(hand + laid, card_grid(len(hand) + len(laid), area))):
             self.faces.draw(surf, rect, card)
             if i >= len(hand):

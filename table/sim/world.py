@@ -197,11 +197,11 @@ class World:
     def _lay(self, card: str, pad: str, back: list[str], at: int | None = None) -> bool:
         """Lay `card` on `pad` (tapped on a single pad, else left there unless `LEAVE_ON_SLOTS` is false); on the
         table if accepted, else back into `back`, where it was (`at`; the end by default)."""
-        tapped = self.layout.pad_place(pad)[1] is None or not self.LEAVE_ON_SLOTS
+        seat, slot = self.layout.pad_place(pad)
+        tapped = slot is None or not self.LEAVE_ON_SLOTS
         accepted = self._act(lambda: self.sim.tap(pad, card) if tapped else self.sim.put(pad, card))
         if accepted:
             self.table.append(card)
-            seat = self.layout.pad_place(pad)[0]
             if seat is not None:
                 self.laid[card] = seat
         else:
