@@ -8,12 +8,17 @@ thread at a time; another thread that reads them takes `lock`.
 """
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from time import perf_counter_ns
 from typing import Callable
+
+from table.vitals import Heartbeat
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +133,14 @@ WAKE_S = 0.1   # how long a dispatcher thread waits for an event before it looks
 
 class EventBus:
     """A thread-safe queue of events and, per event type, the subscribers to call; `lock` is held while events
-    are delivered."""
+    are delivered. A subscriber that raises is logged with its stack and the next one is called: nothing a
+    subscriber does stops the delivery of events."""
 
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._subscribers: dict[type, list[Handler]] = defaultdict(list)
         self.lock = threading.RLock()
+        self.heartbeat = Heartbeat("dispatcher", WAKE_S)
 
     def subscribe(self, kind: type, handler: Handler) -> None:
         self._subscribers[kind].append(handler)
@@ -153,7 +160,10 @@ class EventBus:
         with self.lock:
             while True:
                 for handler in self._subscribers.get(type(event), ()):
-                    handler(event)
+                    try:
+                        handler(event)
+                    except Exception:
+                        log.exception("%r failed on %s; the table goes on", handler, type(event).__name__)
                 count += 1
                 try:
                     event = self._queue.get_nowait()
@@ -163,4 +173,6 @@ class EventBus:
     def run(self, stop: threading.Event) -> None:
         """Deliver each event as soon as it is published, until `stop` is set; the body of a dispatcher thread."""
         while not stop.is_set():
+            self.heartbeat.beat()
             self.dispatch(WAKE_S)
+        self.heartbeat.stop()

@@ -11,6 +11,7 @@ from pathlib import Path
 from table.appliance.checks import in_brief, protections, table_health
 from table.events import EventBus
 from table.hardware.build import Builder
+from table.hardware.lights import PATTERNS
 from table.hardware.poller import ReaderPoller
 from table.hardware.presence import PresenceTracker
 from table.layout import Layout
@@ -19,6 +20,9 @@ from table.session.lights import SeatLightsView, seat_lights
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
 from table.storage.registry import TagRegistry
+from table.vitals import Heartbeat
+
+VIEW_WAIT_S = 0.5   # how long the screen waits for the dispatcher to let it read the table
 
 
 class Table:
@@ -37,6 +41,7 @@ class Table:
         self.faults = ReaderFaults(layout, self.bus)
         self.light_view = SeatLightsView(self.session, self.faults, self.lights, self.bus)
         self.session.checkup = self.checkup
+        self._view: dict | None = None   # the last table view
 
     def step(self) -> None:
         """Poll every reader once and deliver what follows (the headless, clockless loop)."""
@@ -51,11 +56,19 @@ class Table:
 
     def table_view(self) -> dict:
         """The screen's input: the session's table view plus the seat lights and the faulty readers, copied under
-        the bus's lock (whole, whichever thread dispatches)."""
-        with self.bus.lock:
+        the bus's lock (whole, whichever thread dispatches). While the dispatcher holds the lock for longer than
+        VIEW_WAIT_S (stuck), the last view again: the screen and the run loop, which tells systemd, go on."""
+        if not self.bus.lock.acquire(timeout=VIEW_WAIT_S):
+            if self._view is not None:
+                return self._view
+            self.bus.lock.acquire()
+        try:
             view = self.session.table_view()
             view["lights"] = {seat: state.value for seat, state in seat_lights(self.session, self.faults).items()}
             view["faults"] = self.faults.view()
+        finally:
+            self.bus.lock.release()
+        self._view = view
         return view
 
     def checkup(self) -> list[dict]:
@@ -63,6 +76,11 @@ class Table:
         journal = self.session.journal.path
         checks = in_brief(table_health(self)) + (protections(journal.parent) if isinstance(journal, Path) else [])
         return [{"key": c.key, "ok": c.ok, "params": dict(c.params)} for c in checks]
+
+    def heartbeats(self) -> list[Heartbeat]:
+        """The signs of life of every thread this table needs: dispatcher, poller, reader nurse, lights, hubs."""
+        hubs = [hub.heartbeat for hub in self.hardware.hubs.values()]
+        return [self.bus.heartbeat, *self.poller.heartbeats, PATTERNS.heartbeat, *hubs]
 
     def close(self) -> None:
         self.hardware.close()

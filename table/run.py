@@ -9,6 +9,7 @@ Without the layout's hardware, `run` opens the simulated table instead.
 from __future__ import annotations
 
 import functools
+import logging
 import threading
 from argparse import Namespace
 
@@ -27,6 +28,9 @@ from table.screen.draw import SIZE
 from table.screen.outputs import Output, find_output
 from table.screen.pager import Pager
 from table.storage.files import TableFiles
+from table.vitals import problems
+
+log = logging.getLogger(__name__)
 
 
 class TableWindow:
@@ -113,18 +117,25 @@ def run_table(window: TableWindow, output: Output | None, fullscreen: bool = Fal
     # a page is a new surface only when it changed: scaled to the display once
     display = Display(output, SIZE, "cardtable", fullscreen,
                       scale=functools.lru_cache(maxsize=1)(pygame.transform.smoothscale))
-    count, ready = 0, False
+    count, ready, failing = 0, False, []
 
     def each_frame() -> None:
         """Before each frame: READY once a frame went round (drawn, when the screen is there) and the readers
-        were polled; the watchdog fed; the status (once a second)."""
-        nonlocal count, ready
+        were polled; the watchdog fed only while every thread the table needs goes round; the status (once a
+        second)."""
+        nonlocal count, ready, failing
         if not ready and count and polled.is_set():
             notifier.ready(status_of(window.table, display))
             ready = True
         elif count % FPS == 0:
-            notifier.status(status_of(window.table, display))
-        notifier.watchdog()
+            notifier.status("; ".join(failing) or status_of(window.table, display))
+        now_failing = problems(window.table.heartbeats())   # just before feeding: the status may have waited
+        if now_failing != failing:
+            failing = now_failing
+            if failing:
+                log.critical("the table does not work (%s): the watchdog is no longer fed", "; ".join(failing))
+        if not failing:
+            notifier.watchdog()
         count += 1
 
     stop = threading.Event()

@@ -10,6 +10,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
+import pytest
 
 from table.assets import deck_data
 from table.cli import main
@@ -148,3 +149,81 @@ def test_the_run_loop_tells_systemd_it_is_ready_once_a_frame_is_up_and_feeds_the
     assert len(ready) == 1 and "STATUS=lobby, 0 seat(s) joined" in ready[0]
     assert messages.index(ready[0]) < len(messages) - 1
     assert "WATCHDOG=1" in messages and messages[-1].startswith("STOPPING=1")
+
+
+class Killer:
+    """An event whose handler ends the thread that delivers it (SystemExit is no error the bus catches), or holds
+    it for `stuck_s` seconds."""
+
+    def __init__(self, stuck_s: float = 0.0) -> None:
+        self.stuck_s = stuck_s
+        self.at: float | None = None
+
+    def __call__(self, _event) -> None:
+        import time
+        self.at = time.monotonic()
+        if not self.stuck_s:
+            raise SystemExit
+        time.sleep(self.stuck_s)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")   # the thread killed on purpose
+@pytest.mark.parametrize("how", ["dispatcher dies", "dispatcher stuck", "poller dies"])
+def test_the_watchdog_is_no_longer_fed_once_a_thread_the_table_needs_dies_or_is_stuck(tmp_path, monkeypatch, how,
+                                                                                       caplog):
+    """Over a real notify socket: WATCHDOG=1 while every thread goes round, none from the moment one has died (or
+    has not gone round for STUCK_S), so systemd restarts the table."""
+    import socket
+    import time
+
+    from table import vitals
+    from table.appliance.notify import Notifier
+    from table.events import PowerAsked
+    monkeypatch.setattr(vitals, "STUCK_S", 0.3)
+    address = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(address)
+    server.settimeout(0.1)
+    heard: list[tuple[float, str]] = []
+    done = threading.Event()
+
+    def listen() -> None:
+        while not done.is_set():
+            try:
+                message = server.recv(4096).decode()
+                heard.append((time.monotonic(), message))
+            except TimeoutError:
+                pass
+
+    receiver = threading.Thread(target=listen, daemon=True)
+    receiver.start()
+    notifier = Notifier({"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "40000"})   # fed every 20 ms while well
+    sim = SimulatedTable(load_layout("sim-6-single"))
+    killer = Killer(stuck_s=2.5 if how == "dispatcher stuck" else 0.0)   # held past the run's 1.5 s of frames
+    begun = time.monotonic()
+    if how == "poller dies":
+        reader = sim.table.hardware.readers["seat1"]
+        monkeypatch.setattr(reader, "poll", lambda: killer(None) if time.monotonic() > begun + 0.5 else None)
+    else:
+        sim.table.bus.subscribe(PowerAsked, killer)
+        threading.Timer(0.5, lambda: sim.table.bus.publish(PowerAsked("nothing"))).start()
+    try:
+        stop = threading.Event()
+        poller = start_polling(sim.table, stop)
+        try:
+            with caplog.at_level("CRITICAL"):
+                run_table(TableWindow(sim.table), find_output(), frames=45, notifier=notifier)
+        finally:
+            stop.set()
+            poller.join()
+    finally:
+        sim.close()
+        done.set()
+        receiver.join()
+        server.close()
+    fed = [at for at, message in heard if message == "WATCHDOG=1"]
+    assert killer.at is not None and fed and fed[0] < killer.at, "fed while the table worked"
+    noticed = killer.at + vitals.STUCK_S + 0.1 if how == "dispatcher stuck" else killer.at + 0.1
+    back = killer.at + killer.stuck_s if killer.stuck_s else float("inf")   # a stuck dispatcher goes round again
+    assert [at for at in fed if noticed < at < back] == [], "never fed while a thread does not go round"
+    assert "the watchdog is no longer fed" in caplog.text and ("stopped" in caplog.text or "stuck" in caplog.text)

@@ -58,15 +58,19 @@ def protections(state_dir: Path, environ: Mapping[str, str] = os.environ,
 
 
 def table_health(table) -> list[Check]:
-    """Every reader of a running `table` (table.pipeline.Table), answering, failing or dead, then each seat hub:
-    connected, and the frames it sent that did not fit its wiring.
+    """The journal's writes and the files set aside at start-up, then every reader of a running `table`
+    (table.pipeline.Table), answering, failing or dead, then each seat hub: connected, and the frames it sent that
+    did not fit its wiring.
 
     Only reads what the poller and hubs already know (the faulty pads under the
     bus's lock, as the screen's fault banner does): it polls and waits for nothing.
     """
     with table.bus.lock:
         faults = dict(table.faults.pads)   # pad -> "failing" or "dead"
-    checks = [_reader(pad, table.layout.pad_place(pad)[0], faults.get(pad)) for pad in table.layout.pads]
+        storage, notices = table.session.storage, list(table.session.notices)
+    checks = [Check("journal" if storage is None else f"journal_{storage}", storage is None),
+              *(Check(n["key"], False, tuple(n["params"].items())) for n in notices)]
+    checks += [_reader(pad, table.layout.pad_place(pad)[0], faults.get(pad)) for pad in table.layout.pads]
     for name, hub in table.hardware.hubs.items():
         checks.append(Check("hub", hub.ready, (("hub", name), ("firmware", hub.firmware or "?"))))
         if hub.misfits:

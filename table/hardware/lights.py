@@ -18,6 +18,7 @@ from table.hardware.looks import (BLINK_S, DARK, FLASH_S, FLASHES, LOOKS, MONO_L
                                   Pattern)
 from table.hardware.ports import LightState
 from table.layout import Layout, Seat
+from table.vitals import Heartbeat
 
 BOUNCE_S = 0.05      # button debounce on real pins (mock pins ignore it)
 PULSE_STEP_S = 0.04  # how often a pulse's colour is set anew (25 steps a second, as gpiozero's pulse)
@@ -93,14 +94,17 @@ class LightPatterns:
     """The one light thread of the process: it plays the pulses, blinks and flashes of every seat light.
 
     It starts with the first pattern, wakes when a light's colour is due to
-    change, and waits, idle, while no light has a pattern. `lock` guards
+    change, and otherwise every IDLE_S to beat its heartbeat. `lock` guards
     every GpioSeatLight's state and pins.
     """
+
+    IDLE_S = 1.0
 
     def __init__(self) -> None:
         self.lock = threading.Condition()
         self._due: dict[GpioSeatLight, float] = {}   # light -> when its colour changes next (time.monotonic)
         self._thread: threading.Thread | None = None
+        self.heartbeat = Heartbeat("light", self.IDLE_S)
 
     def play(self, light: GpioSeatLight, due: float | None) -> None:
         """Paint `light` again at `due`, or never (None). Called with `lock` held."""
@@ -116,11 +120,12 @@ class LightPatterns:
     def _run(self) -> None:
         with self.lock:
             while True:
+                self.heartbeat.beat()
                 now = time.monotonic()
                 for light, due in list(self._due.items()):
                     if due <= now:
                         self.play(light, light._paint(now))
-                self.lock.wait(min(self._due.values()) - now if self._due else None)
+                self.lock.wait(min(min(self._due.values(), default=now + self.IDLE_S) - now, self.IDLE_S))
 
 
 PATTERNS = LightPatterns()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from table.events import EventBus, RawRead, ReaderDead, ReaderFailed, ReaderRecovered, Tick
 from table.hardware.ports import Reader, ReaderFault
+from table.vitals import Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ class ReaderPoller:
         self.dead_after_s = dead_after_s
         # pad -> its nursing: the polling thread adds a reader, the nursing thread alone changes and removes it
         self.failing: dict[str, _Failing] = {}
+        self.heartbeats = (Heartbeat("poller"), Heartbeat("reader nurse"))   # of the threads `run` runs
 
     def poll_once(self) -> None:
         """Poll every healthy reader once, publishing RawRead(pad, uid or None) for each and then the Tick of the
@@ -67,10 +69,12 @@ class ReaderPoller:
         reset that blocks (a hard reset waits 50 ms for the chips to start)
         never delays the healthy readers' polls.
         """
-        nurse = threading.Thread(target=_every, args=(self._nurse, stop, interval_s), name="reader nurse",
+        polling, nursing = self.heartbeats
+        polling.wait_s = nursing.wait_s = interval_s
+        nurse = threading.Thread(target=_every, args=(self._nurse, stop, interval_s, nursing), name="reader nurse",
                                  daemon=True)
         nurse.start()
-        _every(self._poll, stop, interval_s)
+        _every(self._poll, stop, interval_s, polling)
         nurse.join()
 
     def _poll(self) -> None:
@@ -118,8 +122,10 @@ class ReaderPoller:
         failing.due = now + failing.wait
 
 
-def _every(step: Callable[[], None], stop: threading.Event, interval_s: float) -> None:
-    """Call `step` every `interval_s` seconds until `stop` is set."""
+def _every(step: Callable[[], None], stop: threading.Event, interval_s: float, heartbeat: Heartbeat) -> None:
+    """Call `step` every `interval_s` seconds until `stop` is set, beating `heartbeat` each time."""
     while not stop.is_set():
+        heartbeat.beat()
         step()
         stop.wait(interval_s)
+    heartbeat.stop()

@@ -69,6 +69,10 @@ class Translator:
         listed = ", ".join(str(s) for s in seats[:-1])
         return self("seats", seats=listed, last=seats[-1])
 
+    def plays_with(self, least: int | None, most: int | None) -> str:
+        """How many players a game takes: 'à 2' or 'de 3 à 6 joueurs'."""
+        return self("plays_with_exact", n=least) if least == most else self("plays_with_range", min=least, max=most)
+
     def message(self, message: Mapping[str, Any], **context: Any) -> str:
         """A table message ({"key", "params", "seat"}), prefixed with the seat it concerns."""
         params = {**context, **(message.get("params") or {})}

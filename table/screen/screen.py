@@ -58,7 +58,9 @@ class Screen:
         if table.get("menus"):
             self._menus(c, table["menus"])
         if table.get("message"):
-            self._banner(surf, self._message(c), RED)
+            self._banner(surf, self._message(c, table["message"]), RED)
+        elif table.get("notice"):
+            self._banner(surf, self._message(c, table["notice"]), FAULT)
         elif table.get("faults"):
             self._banner(surf, self._fault(c, table["faults"]), FAULT)
         if table.get("staff"):
@@ -70,11 +72,12 @@ class Screen:
 
     # ------------------------------------------------------------ banners
 
-    def _message(self, c: Canvas) -> str:
-        """The latest refusal, in words (never naming a card: the session gives none)."""
-        table = c.table
-        return c.t.message(table["message"], min_players=table.get("min_players"),
-                           max_players=table.get("max_players"), players=len(table.get("joined") or ()))
+    def _message(self, c: Canvas, message: dict) -> str:
+        """A refusal or a notice for staff, in words (never naming a card: the session gives none)."""
+        table, t = c.table, c.t
+        return t.message(message, min_players=table.get("min_players"), max_players=table.get("max_players"),
+                         players=len(table.get("joined") or ()), game_name=t("game_name"),
+                         plays_with=t.plays_with(table.get("min_players"), table.get("max_players")))
 
     def _fault(self, c: Canvas, faults: list[dict]) -> str:
         """The first faulty reader in words, naming the seat that cannot play, and how many more there are."""
@@ -131,7 +134,13 @@ class Screen:
         draw.text(surf, t("lobby_join"), 44, TEXT, "midtop", (cx, 540), width=SIZE[0] - 60)
         draw.text(surf, t("lobby_start"), 34, MUTED, "midtop", (cx, 594), width=SIZE[0] - 60)
         missing = table["min_players"] - len(joined)
-        status = t.count("lobby_need", missing) if missing > 0 else t("lobby_ready", n=len(joined))
+        if missing > 0:
+            status = t.count("lobby_need", missing)
+        elif len(joined) > table["max_players"]:   # more joined than the game chosen takes: Start is refused
+            status = t("players_misfit", game_name=t("game_name"), players=len(joined),
+                       plays_with=t.plays_with(table["min_players"], table["max_players"]))
+        else:
+            status = t("lobby_ready", n=len(joined))
         draw.text(surf, status, 44, GOLD, "midtop", (cx, 646), width=SIZE[0] - 60)
 
     def _menu(self, c: Canvas, box: pygame.Rect) -> None:

@@ -9,6 +9,8 @@ only through the registry (table.games).
 """
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import random
 from typing import Any, Callable
@@ -21,6 +23,7 @@ from table.games.kit import codec
 from table.layout import Layout
 from table.session.lobby import START, Menu, games_for
 from table.session.staff import CONFIRMED, StaffMenu
+from table.storage import StorageFault
 from table.storage.journal import Finished, Journal
 from table.storage.registry import TagRegistry
 
@@ -37,7 +40,25 @@ class JournalError(ValueError):
 
 
 class _Unfit(ValueError):
-    """An entry the session or the rules refuse (its reason), raised while applying it."""
+    """An entry the session or the rules refuse (its reason), raised while checking it."""
+
+
+def _guarded(handler: Callable[["TableSession", Any], None]) -> Callable[["TableSession", Any], None]:
+    """An input handler that never raises: a card the journal could not take (full or failing) is refused with
+    a message and shown to staff; any other failure is logged with its stack and the input refused with a
+    message. The table goes on with the next input, as it was before this one."""
+    @functools.wraps(handler)
+    def guarded(self: "TableSession", event: Any, *args: Any) -> None:
+        try:
+            handler(self, event, *args)
+        except StorageFault as fault:
+            self.storage = fault.what
+            log.error("input refused, not journaled: %s", fault)
+            self._refuse(self._seat_of(event), f"storage_{fault.what}")
+        except Exception:
+            log.exception("handling %s failed: the input is refused", type(event).__name__)
+            self._refuse(self._seat_of(event), "input_failed")
+    return guarded
 
 
 class TableSession:
@@ -51,7 +72,7 @@ class TableSession:
         self.bus = bus
         self.rng = rng or random.SystemRandom()   # table draws (a first player no card carries)
         self.shape = PadShape(max(len(s.pads) for s in layout.seats), len(layout.centre))
-        self.menu = Menu.first(layout, game)       # the lobby's choice
+        self.menu = Menu.first(layout)             # the lobby's choice (as the journal has it, until restored)
         self.game: Game | None = None              # the game in play, None in the lobby
         self.joined: list[int] = []        # lobby: seat numbers that joined, clockwise
         self.players: tuple[int, ...] = ()  # game: the playing seats, in player order
@@ -69,13 +90,15 @@ class TableSession:
         self._since: float | None = None    # the Tick time it (re)started at (None: at the next Tick)
         self._now: float | None = None      # the latest Tick
         self.paused = False                 # the game clock paused by staff (journaled: a `clock` entry)
-        last = 0
-        for seq, kind, data in journal.entries():
-            try:
-                self._do(kind, data, seq)
-            except (_Unfit, KeyError, TypeError, ValueError) as error:
-                raise JournalError(seq, _reason(error)) from None
-            last = seq
+        self.storage: str | None = None     # the journal's card failed the last write: "full" or "failing"
+        self.notices: list[dict] = []       # for staff: files set aside at start-up (as messages)
+        self.seen = 0                       # how many of them staff saw (opening their menu): no banner then
+        last = self._restore(journal)
+        offered = Menu.first(layout, game)
+        # The game offered first (`game`), in an empty lobby: journaled with the first join, which depends on it.
+        self._menu_unjournaled = self.state is None and not self.joined and offered != self.menu
+        if self._menu_unjournaled:
+            self.menu = offered
         restored = last > 0
         # The pad gate after a restart: a card found lying on a pad was there before the cut, acted on or
         # refused then. Until its pad is seen empty it is no act (it must not take a new role).
@@ -92,16 +115,47 @@ class TableSession:
         bus.subscribe(ReaderRecovered, self.on_reader_recovered)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(Tick, self.on_tick)
-        self._archive()   # games a power cut left in the journal after they ended
-        if self._time_limit() is not None and last > self._clocked and not self.paused:
-            # The clock goes on from the play time at the last entry: the time the table was off is not counted.
+        clocked = self._time_limit() is not None and last > self._clocked and not self.paused
+        if clocked:   # the clock goes on from the play time at the last entry: the time off is not counted
             self.played_s += journal.seconds_between(self._clocked, last)
-            if not journal.read_only:
-                self._accept(None, "clock", {"played_s": round(self.played_s, 3)})
+        if not journal.read_only:
+            self._archive()   # games a power cut left in the journal after they ended
+            self._resumed(Tick(0.0), clocked)
+
+    def _restore(self, journal: Journal) -> int:
+        """Replay the journal, checking every entry as the table checks it live; returns the last entry applied.
+
+        An entry that does not restore (whatever its damage): a journal read-only or in memory raises JournalError;
+        a live file is set aside whole, kept as it was, and the table goes on from the entry before it."""
+        last = 0
+        for seq, kind, text in journal.rows():
+            try:
+                self._do(kind, json.loads(text), seq)
+            except Exception as error:   # every damage is a refusal of that entry, never a crash
+                refused = JournalError(seq, _reason(error))
+                break
+            last = seq
+        else:
+            return last
+        if journal.read_only or not journal.on_disk:
+            raise refused
+        kept = journal.set_aside(last)
+        log.error("%s: the journal was kept whole as %s; the table goes on from entry %d", refused, kept.name, last)
+        self.notices.append({"key": "journal_entry_refused", "seat": None,
+                             "params": {"entry": refused.seq, "why": refused.reason, "kept": kept.name}})
+        return last
+
+    @_guarded
+    def _resumed(self, _start: Tick, clocked: bool) -> None:
+        """After a restore: a running game clock's play time at the last entry journaled (when `clocked`), and a
+        draw that is due made."""
+        if clocked:
+            self._accept(None, "clock", {"played_s": round(self.played_s, 3)})
         self._draw_for_the_table()
 
     # ------------------------------------------------------------ inputs
 
+    @_guarded
     def on_card(self, event: CardPlaced) -> None:
         if event.pad not in self.layout.pads:
             return log.warning("a card on pad %r, which this layout does not have: dropped", event.pad)
@@ -128,11 +182,13 @@ class TableSession:
         player = None if seat is None else self.players.index(seat)
         self._play(seat, self.game.acts.interpret(self.state, CardOnPad(tag.card, player, slot)))
 
+    @_guarded
     def on_card_removed(self, event: CardRemoved) -> None:
         self.occupied.pop(event.pad, None)
         self.lying.discard(event.pad)
         self._end_clearing_if_clear()
 
+    @_guarded
     def on_pad_seen_empty(self, event: PadSeenEmpty) -> None:
         self.unsure.discard(event.pad)
         self.lying.discard(event.pad)
@@ -146,6 +202,7 @@ class TableSession:
     def on_reader_recovered(self, event: ReaderRecovered) -> None:
         self.dead.discard(event.pad)
 
+    @_guarded
     def on_button(self, event: ButtonDown) -> None:
         seat, button = event.seat, event.button
         if seat not in {s.number for s in self.layout.seats} or button not in ("next", "ok", "back"):
@@ -190,9 +247,13 @@ class TableSession:
         if cursor:
             self._play(seat, menu.options[cursor - 1])
 
+    @_guarded
     def on_tick(self, event: Tick) -> None:
-        """The game clock: once the play time reaches the game's time limit, the table journals the time up."""
+        """The game clock: once the play time reaches the game's time limit, the table journals the time up; and a
+        table draw left due by a write the card did not take is made again."""
         self._now = event.now
+        if self.storage is not None:
+            self._draw_for_the_table()
         limit = self._time_limit()
         if limit is None or self.paused:
             return
@@ -202,9 +263,16 @@ class TableSession:
             self._play(None, self.game.rules.time_up())
 
     def tell_staff(self, notice: dict) -> None:
-        """Show staff that a file was refused and moved aside ({"file", "kept", "why"}) until the next input."""
-        self.message = {"key": "file_moved_aside", "params": {"file": notice["file"], "kept": notice["kept"]},
-                        "seat": None}
+        """Show staff that a file was refused and moved aside ({"file", "kept", "why"}), until they open their menu."""
+        self.notices.append({"key": "file_moved_aside", "seat": None,
+                             "params": {"file": notice["file"], "kept": notice["kept"], "why": notice["why"]}})
+
+    def _seat_of(self, event: Any) -> int | None:
+        """The seat an input came from, if any."""
+        if isinstance(event, ButtonDown):
+            return event.seat
+        pad = getattr(event, "pad", None)
+        return self.layout.pad_place(pad)[0] if pad in self.layout.pads else None
 
     # ------------------------------------------------------------ steps
 
@@ -215,6 +283,7 @@ class TableSession:
             self.staff.close()
         else:
             self.staff.show("menu")
+            self.seen = len(self.notices)   # staff saw the notices: they stay on the health page
         self.message = None
 
     def _staff_button(self, button: str) -> None:
@@ -281,7 +350,7 @@ class TableSession:
             return self._refuse(seat, "other_game_card")
         if len(self.joined) >= GAMES[menu.game].info.players.stop - 1:
             return self._refuse(seat, "table_full")
-        if menu != self.menu:
+        if menu != self.menu or self._menu_unjournaled:
             self._accept(seat, "menu", _menu_json(menu))
         self._accept(seat, "join", {"seat": seat})
 
@@ -290,6 +359,8 @@ class TableSession:
         info = GAMES[self.menu.game].info
         if len(self.joined) < info.players.start:
             return self._refuse(by, "too_few_players", min_players=info.players.start)
+        if len(self.joined) not in info.players:
+            return self._refuse(by, "players_misfit", players=len(self.joined))
         seats = sorted(self.joined)
         self._accept(by, "start", {"game": info.name, "options": dict(self.menu.options), "seats": seats,
                                    "first": seats.index(first_seat)})
@@ -308,14 +379,19 @@ class TableSession:
         self._draw_for_the_table()
 
     def _draw_for_the_table(self) -> None:
-        """A chance outcome no card carries (a first player): the table draws it and journals it."""
-        while self.state is not None and self.game.rules.need(self.state).table_draw:
+        """A chance outcome no card carries (a first player): the table draws it and journals it (never into a
+        journal opened to be read: replay shows the draw as due)."""
+        while not self.journal.read_only and self.state is not None and self.game.rules.need(self.state).table_draw:
             action = self.rng.choice(self.game.rules.legal_actions(self.state))
             self._accept(None, "action", codec.to_json(action))
 
     def _accept(self, seat: int | None, kind: str, data: dict) -> None:
-        """Journal, then apply, then acknowledge."""
-        self._do(kind, data, self.journal.append(kind, data))
+        """Check, journal, apply, acknowledge. An entry the table would not restore is never journaled (_Unfit);
+        one the card does not take changes nothing (StorageFault)."""
+        checked = self._checked(kind, data)
+        seq = self.journal.append(kind, data)
+        self.storage = None
+        self._apply(kind, checked, seq)
         self._archive()
         self.clearing = self._must_clear() and bool(self.occupied.keys() - self.dead)
         self.message = None
@@ -329,8 +405,15 @@ class TableSession:
         log.info("refused %s from seat %s", key, seat)
         self.bus.publish(Refused(seat, key, tuple(sorted(params.items()))))
 
-    def _do(self, kind: str, data: dict, seq: int) -> None:
-        """Apply journal entry `seq` (live and on restore), refusing with `_Unfit` what the table would refuse."""
+    def _do(self, kind: str, data: Any, seq: int) -> None:
+        """Apply journal entry `seq` as it is restored, refusing with `_Unfit` what the table would refuse live."""
+        self._apply(kind, self._checked(kind, data), seq)
+
+    def _checked(self, kind: str, data: Any) -> Any:
+        """Entry `kind` with `data`, checked as the table checks it now, live and on restore alike, and parsed for
+        `_apply`; `_Unfit` says why the table refuses it. Changes nothing."""
+        if not isinstance(data, dict):
+            raise _Unfit("its data is not a JSON object")
         if kind == "action":
             if self.state is None:
                 raise _Unfit("a game action in the lobby")
@@ -338,58 +421,87 @@ class TableSession:
             refusal = self.game.rules.check(self.state, action)
             if refusal is not None:
                 raise _Unfit(f"{data.get('type')} refused by the rules of {self.game.name}: {refusal.key}")
-            self.state = self.game.rules.apply(self.state, action)
+            return action
+        if kind == "cursor":
+            prompt, at = self.prompt, data["at"]
+            if prompt is None or type(at) is not int or not 0 <= at < len(prompt.options):
+                raise _Unfit("a prompt cursor with no prompt open")
+            return at
+        if kind == "join":
+            seat, most = data["seat"], GAMES[self.menu.game].info.players.stop - 1
+            if self.state is not None or seat in self.joined or seat not in self._seat_numbers:
+                raise _Unfit(f"seat {seat} cannot join now")
+            if len(self.joined) >= most:
+                raise _Unfit(f"seat {seat} joins past the {most} players {self.menu.game} takes")
+            return seat
+        if kind == "menu":
+            if self.state is not None:
+                raise _Unfit("a lobby menu during a game")
+            return _menu_from_json(data)
+        if kind == "start":
+            return self._startable(data)
+        if kind == "clock":
+            if self._time_limit() is None:
+                raise _Unfit("a clock entry with no game clock running")
+            return float(data["played_s"]), bool(data.get("paused", False))
+        if kind == "lobby":
+            ended = data.get("ended") == "staff"   # a game the staff ended before its end: archived as it stood
+            if self.mode != ("game" if ended else "over"):
+                raise _Unfit("a game ended by staff with no game in play" if ended
+                             else "back to the lobby before the game is over")
+            if list(data["seats"]) != list(self.players):
+                raise _Unfit(f"back to the lobby with seats {data['seats']}, not the game's")
+            return ended
+        raise _Unfit(f"unknown entry kind {kind!r}")
+
+    def _apply(self, kind: str, checked: Any, seq: int) -> None:
+        """Apply entry `seq` of `kind`, as `_checked` parsed it."""
+        if kind == "action":
+            self.state = self.game.rules.apply(self.state, checked)
             self.cursor = None
             self.menus.clear()   # what a menu offers may have changed: opened again by OK
         elif kind == "cursor":
-            prompt = self.prompt
-            if prompt is None or not 0 <= data["at"] < len(prompt.options):
-                raise _Unfit("a prompt cursor with no prompt open")
-            self.cursor = data["at"]
+            self.cursor = checked
         elif kind == "join":
-            seat = data["seat"]
-            if self.state is not None or seat in self.joined or not 1 <= seat <= len(self.layout.seats):
-                raise _Unfit(f"seat {seat} cannot join now")
-            self.joined = sorted(self.joined + [seat])
+            self.joined = sorted(self.joined + [checked])
         elif kind == "menu":
-            self.menu = _menu_from_json(data)
+            self.menu, self._menu_unjournaled = checked, False
         elif kind == "start":
-            self._start_game(data)
+            game, seats, options, first = checked
+            self.game, self.players, self.menu = game, seats, Menu(game.name, options)
+            self.state = game.rules.new_game(deck_for(game.name), len(seats), first, options)
+            self.cursor = None
+            self.menus.clear()
             self._began = self._clocked = seq
             self.played_s, self._since, self.paused = 0.0, None, False
         elif kind == "clock":
-            if self._time_limit() is None:
-                raise _Unfit("a clock entry with no game clock running")
-            self.played_s, self._clocked, self._since = float(data["played_s"]), seq, None
-            self.paused = bool(data.get("paused", False))
+            (self.played_s, self.paused), self._clocked, self._since = checked, seq, None
         elif kind == "lobby":
-            ended = data.get("ended") == "staff"   # a game the staff ended before its end: archived as it stood
-            if ended and self.mode != "game":
-                raise _Unfit("a game ended by staff with no game in play")
-            result = self._result() if self.over or ended else None
-            self.joined, self.players, self.state, self.game, self.cursor = list(data["seats"]), (), None, None, None
+            result = self._result() if self.over or checked else None
+            seats = list(self.players)
+            self.joined, self.players, self.state, self.game, self.cursor = seats, (), None, None, None
             self.menus.clear()
             if result is not None:
                 lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined))
                 self.finished.append(Finished(self._began, seq, result, lobby))
-        else:
-            raise _Unfit(f"unknown entry kind {kind!r}")
 
-    def _start_game(self, data: dict) -> None:
+    def _startable(self, data: dict) -> tuple[Game, tuple[int, ...], dict, int]:
+        """A `start` entry's game, seats, options and first player, if the lobby can start it now."""
         game = GAMES.get(data["game"])
         if game is None:
             raise _Unfit(f"unknown game {data['game']!r}")
         if self.state is not None:
             raise _Unfit("a start during a game")
-        seats = tuple(data["seats"])
+        seats, first = tuple(data["seats"]), data["first"]
         if list(seats) != self.joined or len(seats) not in game.info.players:
             raise _Unfit(f"{game.name} cannot start with seats {list(seats)}")
-        options = _options(game, data["options"])
-        self.game, self.players = game, seats
-        self.menu = Menu(game.name, options)
-        self.state = game.rules.new_game(deck_for(game.name), len(seats), data["first"], options)
-        self.cursor = None
-        self.menus.clear()
+        if type(first) is not int or not 0 <= first < len(seats):
+            raise _Unfit(f"no player {first!r} to start")
+        return game, seats, _options(game, data["options"]), first
+
+    @property
+    def _seat_numbers(self) -> set[int]:
+        return {s.number for s in self.layout.seats}
 
     def _time_limit(self) -> float | None:
         """The play time the game in play allows, in seconds; None without a running clock (no time limit, over,
@@ -472,6 +584,13 @@ class TableSession:
         return None if limit is None else {"left_s": max(0, round(limit - self._played())), "limit_s": round(limit),
                                            "paused": self.paused}
 
+    def notice(self) -> dict | None:
+        """What staff must know, as a message for the screen's banner: the card failing the journal's writes, or a
+        file set aside at start-up that staff have not seen yet (None: nothing)."""
+        if self.storage is not None:
+            return {"key": f"storage_{self.storage}_staff", "params": {}, "seat": None}
+        return self.notices[self.seen] if self.seen < len(self.notices) else None
+
     def public(self) -> dict | None:
         """The engine's public view (None in the lobby)."""
         return None if self.state is None else self.game.rules.observe(self.state, None)
@@ -493,6 +612,7 @@ class TableSession:
             "menus": self.menus_view(),
             "clock": self.clock_view(),
             "message": self.message,
+            "notice": self.notice(),
             "staff": self.staff.view(self._staff_mode, games_for(self.layout)),
             "clearing": self.clearing,
             "view": self.public(),
@@ -522,6 +642,9 @@ def _options(game: Game, given: dict) -> dict:
 
 
 def _reason(error: Exception) -> str:
+    """Why an entry was refused, in one line."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"its data is not JSON ({error.msg})"
     if isinstance(error, KeyError):
         return f"missing field {error.args[0]!r}"
-    return str(error)
+    return str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"

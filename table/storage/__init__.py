@@ -6,9 +6,12 @@ table reads. Anything else (garbage, a truncated file, another program's
 database, a newer format, a write-ahead log without its database) is refused
 with one line and left exactly as it is.
 """
+import errno
 import logging
 import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from typing import TypeVar
 from datetime import datetime, timezone
@@ -19,6 +22,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 MEMORY = ":memory:"
 SQLITE_HEADER = b"SQLite format 3\x00"
+FULL = sqlite3.SQLITE_FULL   # "database or disk is full"
+NEARLY_FULL = 256 * 1024     # a write that fails with less space than this left failed for want of space
 
 
 class StorageRefused(Exception):
@@ -28,6 +33,25 @@ class StorageRefused(Exception):
         super().__init__(f"{path}: {reason}")
         self.path = Path(path)
         self.reason = reason
+
+
+class StorageFault(Exception):
+    """A write the card did not take (nothing was written): `what` is "full" (no space left) or "failing"."""
+
+    def __init__(self, path: str | Path, error: Exception) -> None:
+        full = (getattr(error, "errno", None) == errno.ENOSPC or (getattr(error, "sqlite_errorcode", 0) & 0xFF) == FULL
+                or _space_left(path) < NEARLY_FULL)   # SQLite says "disk I/O error" when its -shm cannot grow
+        self.what = "full" if full else "failing"
+        super().__init__(f"{path}: the card {'is full' if full else 'failed to write'} ({error})")
+
+
+def _space_left(path: str | Path) -> float:
+    """The bytes left for files beside `path` (infinite when that cannot be told: in memory, gone)."""
+    try:
+        usage = os.statvfs(Path(path).parent)
+    except (OSError, ValueError):
+        return float("inf")
+    return usage.f_bavail * usage.f_frsize
 
 
 class StorageBusy(StorageRefused):
@@ -40,14 +64,33 @@ def connect(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
     A write-ahead log without its database holds acknowledged inputs that opening would throw away (SQLite
     deletes a WAL it cannot use): refused, nothing touched."""
     _refuse_lone_wal(path)
-    if read_only:   # without a write-ahead log to read, as an immutable file: no -wal or -shm created beside it
-        still = "&immutable=1" if not Path(f"{path}-wal").exists() else ""
+    if read_only:   # nothing created or changed beside it: no -wal, no -shm
+        wal, shm = Path(f"{path}-wal").exists(), Path(f"{path}-shm").exists()
+        still = "" if wal else "&immutable=1"   # without a write-ahead log to read, as an immutable file
+        if wal and not shm:   # a power cut's log without its index: SQLite would make a -shm beside them
+            return _read_in_memory(Path(path))
         return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro{still}", uri=True, check_same_thread=False)
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     if str(path) != MEMORY:
         db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
     return db
+
+
+def _read_in_memory(path: Path) -> sqlite3.Connection:
+    """An in-memory copy of the file at `path` and its -wal, read from a private copy of both: nothing is created
+    or changed beside them."""
+    with tempfile.TemporaryDirectory(prefix="cardtable-read-") as folder:
+        copy = Path(folder) / path.name
+        shutil.copyfile(path, copy)
+        shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+        source = sqlite3.connect(copy)
+        try:
+            memory = sqlite3.connect(MEMORY, check_same_thread=False)
+            source.backup(memory)
+        finally:
+            source.close()
+    return memory
 
 
 def _refuse_lone_wal(path: str | Path) -> None:

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
-from table.storage import MEMORY, connect, open_store
+from table.storage import MEMORY, StorageFault, StorageRefused, connect, move_aside, open_store
 from table.storage.history import History, Played
 
 FORMAT = 1
@@ -52,7 +52,9 @@ class Finished:
 class Journal:
     """An append-only SQLite journal of table inputs; with a history, it archives each finished game.
 
-    `read_only` opens one as it is, for replay, and never writes.
+    `read_only` opens one as it is, for replay, and never writes. Otherwise an existing file is still read as
+    it is until the first write (so a journal that does not restore can be set aside byte for byte); a write
+    the card does not take raises StorageFault, writes nothing, and leaves the journal usable.
     """
 
     def __init__(self, path: str | Path = MEMORY, read_only: bool = False, history: History | None = None,
@@ -60,31 +62,76 @@ class Journal:
         self.path = path if str(path) == MEMORY else Path(path)
         self.history = history
         self.read_only = read_only
-        self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only, LEGACY_TABLES)
-        if not read_only:
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('origin', ?)", (origin,))
+        self._origin = origin
+        blank = isinstance(self.path, str) or not self.path.exists() or self.path.stat().st_size == 0
+        self._writing = blank and not read_only   # a new file is made at once: there is nothing to keep as it is
+        self._db: sqlite3.Connection | None = open_store(path, KIND, SCHEMA, FORMAT, not self._writing,
+                                                         LEGACY_TABLES)
+        if self._writing:
+            self._stamp_origin()
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether it is a file (not in memory)."""
+        return isinstance(self.path, Path)
+
+    def _writer(self) -> sqlite3.Connection:
+        """The connection to write with: the file opened for writing at the first write (again after a failure)."""
+        if self._db is None or not self._writing:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            self._db = open_store(self.path, KIND, SCHEMA, FORMAT, legacy_tables=LEGACY_TABLES)
+            self._writing = True
+            self._stamp_origin()
+        return self._db
+
+    def _reader(self) -> sqlite3.Connection:
+        return self._db if self._db is not None else self._writer()
+
+    def _stamp_origin(self) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('origin', ?)", (self._origin,))
 
     @property
     def origin(self) -> str:
         """What wrote into this journal last: "table" (run, the simulated window), "demo" or "archive"."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'origin'").fetchone()
+        row = self._reader().execute("SELECT value FROM meta WHERE key = 'origin'").fetchone()
         return "table" if row is None else row[0]
 
     def append(self, kind: str, data: dict) -> int:
-        """Write one entry durably; returns its sequence number."""
-        cursor = self._db.execute(
-            "INSERT INTO entries (at, kind, data) VALUES (?, ?, ?)", (_now(), kind, json.dumps(data, sort_keys=True)))
+        """Write one entry durably; returns its sequence number. StorageFault: the card did not take it (nothing
+        written)."""
+        try:
+            cursor = self._writer().execute("INSERT INTO entries (at, kind, data) VALUES (?, ?, ?)",
+                                            (_now(), kind, json.dumps(data, sort_keys=True)))
+        except (OSError, sqlite3.Error, StorageRefused) as error:   # refused: it could not be read again to write
+            raise StorageFault(self.path, error) from error
         return cursor.lastrowid
+
+    def rows(self) -> Iterator[tuple[int, str, str]]:
+        """Every entry in order as stored: (seq, kind, data as JSON text, unchecked)."""
+        yield from self._reader().execute("SELECT seq, kind, data FROM entries ORDER BY seq")
 
     def entries(self) -> Iterator[tuple[int, str, dict]]:
         """Every entry in order: (seq, kind, data)."""
-        for seq, kind, data in self._db.execute("SELECT seq, kind, data FROM entries ORDER BY seq"):
+        for seq, kind, data in self.rows():
             yield seq, kind, json.loads(data)
 
     def seconds_between(self, first: int, last: int) -> float:
         """The time from entry `first` to entry `last`, in seconds."""
-        at = dict(self._db.execute("SELECT seq, at FROM entries WHERE seq IN (?, ?)", (first, last)))
+        at = dict(self._reader().execute("SELECT seq, at FROM entries WHERE seq IN (?, ?)", (first, last)))
         return (datetime.fromisoformat(at[last]) - datetime.fromisoformat(at[first])).total_seconds()
+
+    def set_aside(self, upto: int) -> Path:
+        """Move this journal's files aside whole (byte for byte: nothing wrote into them yet), then go on in a new
+        journal holding entries 1..`upto` as they were; returns where the files were kept."""
+        rows = _rows(self._reader(), upto)
+        self._db.close()
+        self._db = None
+        kept = move_aside(self.path)
+        _replace(self.path, rows)
+        self._writer()
+        return kept
 
     def archive(self, games: list[Finished]) -> None:
         """Move the finished `games` (in order) out of the live journal: their entries into one archive file
@@ -96,6 +143,7 @@ class Journal:
         if self.history is None or not games:
             return
         last = games[-1].last
+        self._writer()
         played = [self._played(game) for game in games]
         rest = self._db.execute("SELECT at, kind, data FROM entries WHERE seq > ? ORDER BY seq", (last,)).fetchall()
         self._db.close()   # the last connection: its write-ahead log is checkpointed into the file
@@ -109,7 +157,11 @@ class Journal:
             log.error("could not archive the finished game (the journal keeps it, archived at next start): %s",
                       error)
         finally:
-            self._db = open_store(self.path, KIND, SCHEMA, FORMAT)
+            self._db = None
+            try:
+                self._writer()
+            except (OSError, sqlite3.Error, StorageRefused) as error:   # opened again at the next write
+                log.error("could not open the journal again after archiving: %s", error)
 
     def _played(self, game: Finished) -> Played:
         started = self._db.execute("SELECT at FROM entries WHERE seq = ?", (game.first,)).fetchone()[0]
@@ -118,7 +170,8 @@ class Journal:
         return Played(**game.result, started=started, ended=ended, first=game.first, last=game.last - 1)
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
 
 
 def _now() -> str:
@@ -161,14 +214,15 @@ def _copy_verified(source: Path, archive: Path, upto: int) -> str:
     return hashlib.sha256(archive.read_bytes()).hexdigest()
 
 
-def _replace(path: Path, rows: list[tuple[str, str, str]]) -> None:
-    """Replace the journal at `path`, atomically, by a new one holding `rows` (at, kind, data)."""
+def _replace(path: Path, rows: list[tuple]) -> None:
+    """Replace the journal at `path`, atomically, by a new one holding `rows` ((seq,) at, kind, data)."""
     fresh = path.with_name(path.name + ".new")
     for leftover in (fresh, Path(f"{fresh}-wal"), Path(f"{fresh}-shm")):
         leftover.unlink(missing_ok=True)
     db = open_store(fresh, KIND, SCHEMA, FORMAT)
     db.execute("BEGIN")
-    db.executemany("INSERT INTO entries (at, kind, data) VALUES (?, ?, ?)", rows)
+    columns = "seq, at, kind, data" if rows and len(rows[0]) == 4 else "at, kind, data"
+    db.executemany(f"INSERT INTO entries ({columns}) VALUES ({', '.join('?' * len(columns.split(',')))})", rows)
     db.execute("COMMIT")
     db.close()
     _sync(fresh)

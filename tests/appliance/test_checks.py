@@ -211,8 +211,8 @@ def until(condition, what: str):
 
 
 def health(table: Table) -> dict[str, Check]:
-    """The table's checks by reader pad or hub name."""
-    return {dict(check.params).get("pad") or check.key + ":" + dict(check.params)["hub"]: check
+    """The table's checks by reader pad or hub name (the journal's by its key)."""
+    return {dict(check.params).get("pad") or check.key + ":" + dict(check.params).get("hub", ""): check
             for check in table_health(table)}
 
 
@@ -232,7 +232,7 @@ def test_table_health_only_reads_what_the_poller_found():
 def test_table_health_names_each_reader_by_its_place_and_tells_failing_from_dead():
     layout = load_layout("sim-6-slots")
     with running(new_table(layout, build.simulated(layout))) as table:
-        assert [check.key for check in table_health(table)] == ["reader_seat"] * 24 + ["reader_centre"] * 4
+        assert [check.key for check in table_health(table)] == ["journal", *["reader_seat"] * 24, *["reader_centre"] * 4]
         table.hardware.readers["seat3-b"].broken = True
         table.hardware.readers["centre-c"].broken = True
         until(lambda: not health(table)["seat3-b"].ok, "seat 3's reader failing")
@@ -303,7 +303,8 @@ def test_table_health_tells_a_hubs_firmware_its_misfits_and_when_it_goes(one_hub
         assert table.hardware.wait_for_hubs(WAIT_S) == {}
         hub = table.hardware.hubs["hub1"]
         until(lambda: all(check.ok for check in table_health(table)), "its readers polled since it came")
-        assert keys(table_health(table)) == [("reader_seat", True)] * 2 + [("reader_centre", True), ("hub", True)]
+        assert keys(table_health(table)) == [("journal", True), *[("reader_seat", True)] * 2, ("reader_centre", True),
+                                             ("hub", True)]
         assert health(table)["hub:hub1"].params == (("hub", "hub1"), ("firmware", firmware_module().FIRMWARE))
         build.ChipPad(table.hardware.chips["seat2"]).place("04C0FFEE000001")
         until(lambda: hub.misfits, "the card's read dropped")
@@ -313,7 +314,7 @@ def test_table_health_tells_a_hubs_firmware_its_misfits_and_when_it_goes(one_hub
         table.hardware.closers.remove(pico.close)
         pico.close()                                                          # unplugged
         until(lambda: not health(table)["hub:hub1"].ok, "the hub gone")
-        until(lambda: not any(check.ok for check in table_health(table)), "its readers failing")
+        until(lambda: not any(check.ok for check in table_health(table)[1:]), "its readers failing")
 
 
 # ------------------------------------------------------------ in words
@@ -335,8 +336,12 @@ def every_kind_of_check(tmp_path) -> list[Check]:
         kind = "reader_centre" if seat is None else "reader_seat"
         checks += [Check(kind, True, where), Check(kind, False, where), Check(kind + "_dead", False, where)]
     hub = (("hub", "hub1"), ("firmware", "1.0.0"))
-    return checks + [Check("hub", True, hub), Check("hub", False, hub),
-                     Check("hub_misfits", False, (("hub", "hub1"), ("n", 3))), Check("readers", True, (("n", 17),))]
+    aside = (("file", "journal.sqlite"), ("kept", "journal.sqlite.refused-20261127T101500Z"), ("why", "damaged"))
+    journal = [Check("journal", True), Check("journal_full", False), Check("journal_failing", False),
+               Check("file_moved_aside", False, aside), Check("journal_entry_refused", False, (("entry", 12), *aside))]
+    return checks + journal + [Check("hub", True, hub), Check("hub", False, hub),
+                               Check("hub_misfits", False, (("hub", "hub1"), ("n", 3))),
+                               Check("readers", True, (("n", 17),))]
 
 
 def test_in_brief_the_readers_that_answer_are_one_line_where_the_first_was_and_problems_stay():

@@ -198,6 +198,7 @@ def live_session(game, players: int, seed: int) -> tuple[TableSession, EventBus,
     enrol_simulated(registry, game.info.deck, [c["id"] for c in _deck_cards(game)])
     journal = Journal(":memory:")
     seats = list(range(1, players + 1))
+    journal.append("menu", {"game": game.name, "options": {}, "cursor": -1})   # the joins depend on the game
     for seat in seats:
         journal.append("join", {"seat": seat})
     options = random_options(game, rng)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused
 from table.games import GAMES
-from table.layout import load_layout
+from table.layout import Layout, load_layout
 from table.session.lobby import START, Menu, games_for
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
@@ -15,15 +15,16 @@ LAYOUT = load_layout("sim-6-single")
 
 
 class Lobby:
-    """A session fed presence and button events directly."""
+    """A session on `layout` (sim-6-single) fed presence and button events directly; every deck enrolled."""
 
-    def __init__(self, journal: Journal | None = None, game: str | None = None) -> None:
+    def __init__(self, journal: Journal | None = None, game: str | None = None, layout: Layout = LAYOUT) -> None:
+        self.layout = layout
         self.registry = TagRegistry()
-        for deck in {"feira-torio", "pairs"}:
+        for deck in {game.info.deck for game in GAMES.values()}:
             enrol_simulated(self.registry, deck, [c["id"] for c in deck_data(deck)["cards"]])
         self.journal = journal or Journal()
         self.bus = EventBus()
-        self.session = TableSession(LAYOUT, self.registry, self.journal, self.bus, game)
+        self.session = TableSession(layout, self.registry, self.journal, self.bus, game)
         self.heard: list = []
         self.bus.subscribe(Accepted, self.heard.append)
         self.bus.subscribe(Refused, self.heard.append)

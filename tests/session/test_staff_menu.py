@@ -150,7 +150,8 @@ def test_through_the_pipeline_the_health_page_names_a_failing_reader_and_sums_up
         sim.press(2, button)
     staff = sim.table.table_view()["staff"]
     assert staff["page"] == "health"
-    assert staff["checks"][:2] == [{"key": "readers", "ok": True, "params": {"n": 6}},
+    assert staff["checks"][:3] == [{"key": "journal", "ok": True, "params": {}},
+                                   {"key": "readers", "ok": True, "params": {"n": 6}},
                                    {"key": "reader_seat", "ok": False, "params": {"seat": 4, "pad": "seat4"}}]
     assert {"key": "state_dir", "ok": True} in [{k: c[k] for k in ("key", "ok")} for c in staff["checks"]]
     frame = Screen("en").render(sim.table.table_view(), "lobby")

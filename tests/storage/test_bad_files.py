@@ -125,11 +125,11 @@ def test_run_shows_staff_why_and_plays_on(tmp_path, monkeypatch):
         self.sim.table.table_view()) or real(self))
     assert main(["run", "--journal", str(path), "--hardware", "simulated", "--frames", "2"]) == 0
     assert shown[0]["mode"] == "lobby"
-    assert shown[0]["message"]["key"] == "file_moved_aside"
-    assert shown[0]["message"]["params"]["file"] == "journal.sqlite"
+    assert shown[0]["notice"]["key"] == "file_moved_aside"
+    assert shown[0]["notice"]["params"]["file"] == "journal.sqlite"
     assert len(list(tmp_path.glob("journal.sqlite.refused-*"))) == 1
     from table.screen import message_text
-    text = message_text("fr", shown[0]["message"])
+    text = message_text("fr", shown[0]["notice"])
     assert "journal.sqlite" in text and "mis de côté" in text
 
 

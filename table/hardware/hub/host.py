@@ -19,12 +19,15 @@ from table.events import ButtonDown, EventBus
 from table.hardware.hub import protocol
 from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Look, Pattern, rgb255
 from table.hardware.ports import LightState, ReaderFault
+from table.vitals import Heartbeat
 
 log = logging.getLogger(__name__)
 
 PICO_MICROPYTHON = (0x2E8A, 0x0005)   # USB VID:PID of MicroPython on a Raspberry Pi Pico
 READ_S = 0.02                         # longest wait for serial bytes before the link's clock ticks
 WRITE_S = 0.1                         # longest wait to hand a frame to the port; a hub that takes none is gone
+MOST_PRESSES = 4                      # the most presses one BUTTON frame can bring: more, or fewer than none, is
+                                      # a count that went back or jumped (a restarted or foreign hub): a reset
 CONFIG_PUSHES = 3                     # times a connection pushes the wiring before it gives up on the hub
 # The messages a hub sends (its heartbeats stop at the link), and the UID lengths of its READERs: no card, or
 # an ISO 14443-3 UID.
@@ -161,6 +164,7 @@ class SeatHub:
         self._presses: list[int | None] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"seat hub {self.name}", daemon=True)
+        self.heartbeat = Heartbeat(f"seat hub {self.name}", max_backoff_s + WRITE_S)
 
     def start(self) -> SeatHub:
         self._thread.start()
@@ -208,6 +212,7 @@ class SeatHub:
         delay = self.backoff_s
         try:
             while not self._stop.is_set():
+                self.heartbeat.beat()
                 connections = self.connections
                 try:
                     self._find_and_talk()
@@ -221,6 +226,8 @@ class SeatHub:
         finally:
             if not self._stop.is_set():   # ended unasked, whatever ended it: the pads are at fault from now on
                 self._gone("its thread has stopped")
+            else:
+                self.heartbeat.stop()
 
     def _find_and_talk(self) -> None:
         """Talk to the hub until it goes, if exactly one matches; else say why not."""
@@ -237,6 +244,7 @@ class SeatHub:
                 log.info("seat hub %s: opened %s", self.name, device)
                 self._connect(port)
                 while not self._stop.is_set():
+                    self.heartbeat.beat()
                     data = port.read(port.in_waiting or 1)   # returns within READ_S
                     with self._changed:
                         for kind, fields in self._link.receive(data):
@@ -351,11 +359,17 @@ class SeatHub:
         self._changed.notify_all()
 
     def _pressed(self, index: int, presses: int) -> None:
+        """A button's count of presses (modulo 65536): its increase since the last count is that many presses, at
+        most MOST_PRESSES; a count that went back or leapt is a new start to count from, never a burst."""
         last, self._presses[index] = self._presses[index], presses
-        if last is not None:
-            seat, button, _ = self.wiring.buttons[index]
-            for _ in range((presses - last) & 0xFFFF):
-                self.bus.publish(ButtonDown(seat, button))
+        more = 0 if last is None else (presses - last) & 0xFFFF
+        if more > MOST_PRESSES:
+            log.warning("seat hub %s: button %d counts %d after %d: counted afresh from there, no press",
+                        self.name, index, presses, last)
+            return
+        seat, button, _ = self.wiring.buttons[index]
+        for _ in range(more):
+            self.bus.publish(ButtonDown(seat, button))
 
     def _send_lights(self) -> None:
         """Send every light's last look that is not a flash, as the host's whole state (a flash still to

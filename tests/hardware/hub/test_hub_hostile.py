@@ -113,3 +113,39 @@ def test_a_hub_thread_that_ends_leaves_the_hubs_pads_at_fault(rig, monkeypatch):
     with pytest.raises(ReaderFault, match="thread"):
         rig.host.pads[2].poll()
     assert rig.poll() == PADS
+
+
+def test_a_button_count_one_below_the_last_is_a_reset_not_65535_presses(rig):
+    """One sound BUTTON frame whose count went back (a hub restarted with the same boot number): no press."""
+    from table.events import ButtonDown
+    send(rig, (protocol.BUTTON, (0, 7)), (protocol.BUTTON, (0, 8)))            # 7 sets the count, 8 is one press
+    rig.until(lambda: [e for e in rig.events if isinstance(e, ButtonDown)], "the press")
+    send(rig, (protocol.BUTTON, (0, 7)), (protocol.BUTTON, (0, 9)))            # back one, then two more
+    rig.until(lambda: len([e for e in rig.events if isinstance(e, ButtonDown)]) == 3, "the two presses")
+    a_card_comes_and_goes(rig, 0)
+    assert len([e for e in rig.events if isinstance(e, ButtonDown)]) == 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 0xFFFF), st.integers(-6, 6)), min_size=1, max_size=60))
+def test_hub_counters_that_go_back_or_leap_are_a_reset_never_a_burst(steps):
+    """Over any sequence of counts (absolute ones, and small steps from the last, going back included): each frame
+    brings at most MOST_PRESSES presses, exactly its increase when that is small, and none when the count went
+    back or leapt."""
+    from table.events import ButtonDown, EventBus
+    from table.hardware.hub import host
+    bus = EventBus()
+    heard = []
+    bus.subscribe(ButtonDown, heard.append)
+    hub = host.SeatHub(bus, WIRING, serial_number="0")
+    hub._presses = [None] * len(WIRING.buttons)
+    count = None
+    for step in steps:
+        last = count
+        small = -6 <= step <= 6 and last is not None
+        count = (last + step) % 0x10000 if small else max(step, 0)
+        heard.clear()
+        hub._pressed(0, count)
+        bus.dispatch()
+        increase = None if last is None else (count - last) % 0x10000
+        assert len(heard) == (increase if increase is not None and increase <= host.MOST_PRESSES else 0)
