@@ -26,6 +26,7 @@ CARD = (250, 246, 234)
 BACK = (40, 90, 170)
 GOLD = (255, 205, 50)
 RED = (200, 30, 45)
+WARN = (255, 135, 125)   # a warning in words on a dark panel: readable where RED is not
 GREEN = (70, 200, 110)
 TEAMS = ((0, 190, 190), (235, 90, 170), (160, 110, 250))   # one band colour per team
 

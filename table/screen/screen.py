@@ -17,7 +17,7 @@ from table.assets import deck_data
 from table.games import GAMES
 from table.screen import draw
 from table.screen.canvas import HEADER, Canvas
-from table.screen.draw import BG, FAULT, GOLD, GREEN, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.draw import BG, FAULT, GOLD, GREEN, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT, WARN
 from table.screen.faces import Faces
 from table.screen.i18n import Translator
 from table.screen.staff import draw_staff
@@ -133,15 +133,7 @@ class Screen:
                      TEXT if inside else MUTED, "midtop")
         draw.text(surf, t("lobby_join"), 44, TEXT, "midtop", (cx, 540), width=SIZE[0] - 60)
         draw.text(surf, t("lobby_start"), 34, MUTED, "midtop", (cx, 594), width=SIZE[0] - 60)
-        missing = table["min_players"] - len(joined)
-        if missing > 0:
-            status = t.count("lobby_need", missing)
-        elif len(joined) > table["max_players"]:   # more joined than the game chosen takes: Start is refused
-            status = t("players_misfit", game_name=t("game_name"), players=len(joined),
-                       plays_with=t.plays_with(table["min_players"], table["max_players"]))
-        else:
-            status = t("lobby_ready", n=len(joined))
-        draw.text(surf, status, 44, GOLD, "midtop", (cx, 646), width=SIZE[0] - 60)
+        draw.text(surf, _start_status(t, table)[0], 44, GOLD, "midtop", (cx, 646), width=SIZE[0] - 60)
 
     def _menu(self, c: Canvas, box: pygame.Rect) -> None:
         """The lobby menu's lines, the cursor's framed: the game (‹ name ›), each option and its value, Start."""
@@ -159,8 +151,9 @@ class Screen:
                 draw.frame(surf, row, GOLD, 3)
             if line == "game":
                 label, value = t("menu_game"), f"‹ {t('game_name')} ›"
-            elif line == "start":
-                label, value = t("menu_start"), ""
+            elif line == "start":   # what stops it, if anything (as the status line under the seats says)
+                status, ready = _start_status(t, table, short=True)
+                label, value = t("menu_start"), "" if ready else status
             else:
                 option = next(o for o in GAMES[table["game"]].info.options if o.name == line)
                 value = table["options"].get(line)
@@ -170,7 +163,8 @@ class Screen:
                     value = t("option_only_with", value=value, players=" / ".join(map(str, option.players)))
             draw.text(surf, label, 34, GOLD if chosen else TEXT, "midleft", (row.x + 20, row.centery),
                       width=row.w // 2 - 30)
-            draw.text(surf, value, 34, TEXT, "midright", (row.right - 20, row.centery), width=row.w // 2 - 10)
+            draw.text(surf, value, 34, TEXT if line != "start" else WARN, "midright", (row.right - 20, row.centery),
+                      width=row.w // 2 - 10)
 
     # ------------------------------------------------------------ game over
 
@@ -209,3 +203,18 @@ class Screen:
 def _key(value) -> str:
     """An option value as a text-key suffix: true/false for booleans, else the value."""
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _start_status(t: Translator, table: dict, short: bool = False) -> tuple[str, bool]:
+    """Whether the seats that joined can start the game chosen, in words ('Encore 1 joueur pour commencer',
+    'Cinq cartes se joue à 2 : 3 inscrits', '3 joueurs : prêts à commencer'; `short`: the misfit without the
+    game's name), and whether they can."""
+    joined, least, most = len(table["joined"]), table["min_players"], table["max_players"]
+    if joined < least:
+        return t.count("lobby_need", least - joined), False
+    if joined > most:
+        plays_with = t.plays_with(least, most)
+        if short:
+            return t("start_misfit", players=joined, plays_with=plays_with), False
+        return t("players_misfit", game_name=t("game_name"), players=joined, plays_with=plays_with), False
+    return t("lobby_ready", n=joined), True

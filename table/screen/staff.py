@@ -4,12 +4,11 @@ from __future__ import annotations
 import pygame
 
 from table.screen import draw
-from table.screen.draw import BACK, GOLD, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.draw import BACK, GOLD, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT, WARN
 from table.screen.i18n import Translator
 
 BOX = pygame.Rect(150, 40, SIZE[0] - 300, SIZE[1] - 80)
 ROW = 58
-WARN = (255, 135, 125)   # a line that stops the table or the game: readable on the panel
 
 
 def draw_staff(surf: pygame.Surface, t: Translator, staff: dict) -> None:

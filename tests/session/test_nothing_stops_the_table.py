@@ -115,7 +115,7 @@ def test_three_friends_start_five_cards_and_are_told_it_is_played_by_two():
 
 
 def test_the_lobby_says_what_is_wrong_before_anyone_presses_start(tmp_path):
-    """The status line under the seats names the game and the count instead of 'ready to start'."""
+    """The Start line and the status line under the seats say what is wrong instead of 'ready to start'."""
     import pygame
 
     from table.screen.screen import Screen
@@ -131,6 +131,7 @@ def test_the_lobby_says_what_is_wrong_before_anyone_presses_start(tmp_path):
         frame = Screen("fr").render(lobby.session.table_view(), "lobby")
     pygame.image.save(frame, tmp_path / "lobby-misfit.png")
     assert "Cinq cartes se joue à 2 : 3 inscrits" in said and not any("prêts à commencer" in s for s in said)
+    assert "impossible : 3 inscrits, se joue à 2" in said                   # on the Start line itself
 
 
 def test_the_staff_menus_start_refuses_a_game_the_seats_do_not_fit():
