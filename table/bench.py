@@ -44,7 +44,7 @@ from table.hardware.looks import LOOKS
 from table.hardware.ports import LightState
 from table.layout import Layout, load_layout
 from table.sim.simulated_table import PATIENCE, SimulatedTable
-from table.storage.journal import Journal
+from table.storage.journal import Journal, rechain
 
 
 SEATS = [1, 2, 3, 4]
@@ -331,6 +331,7 @@ def bench_startup(counts: tuple[int, ...] = (0, 100, 1000)) -> dict:
         with contextlib.closing(sqlite3.connect(path)) as db, db:
             db.executemany("INSERT INTO entries (at, kind, data) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ'), ?, ?)",
                            [(kind, json.dumps(data)) for kind, data in entries])
+        rechain(path)   # written in bulk: chained as the table would have
 
     def archived(path: Path, finished: int) -> None:
         """A table's folder after `finished` games, each archived: the first for real, the others its copies."""

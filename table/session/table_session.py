@@ -127,16 +127,19 @@ class TableSession:
 
         An entry that does not restore (whatever its damage): a journal read-only or in memory raises JournalError;
         a live file is set aside whole, kept as it was, and the table goes on from the entry before it."""
-        last = 0
+        last, broken = 0, journal.damage()   # where the chain of entries breaks, if it does
         for seq, kind, text in journal.rows():
+            if broken is not None and seq >= broken[0]:
+                break
             try:
                 self._do(kind, json.loads(text), seq)
             except Exception as error:   # every damage is a refusal of that entry, never a crash
-                refused = JournalError(seq, _reason(error))
+                broken = seq, _reason(error)
                 break
             last = seq
-        else:
+        if broken is None:
             return last
+        refused = JournalError(*broken)
         if journal.read_only or not journal.on_disk:
             raise refused
         kept = journal.set_aside(last)

@@ -100,11 +100,12 @@ def _refuse_lone_wal(path: str | Path) -> None:
 
 
 def open_store(path: str | Path, kind: str, schema: str, version: int, read_only: bool = False,
-               legacy_tables: frozenset[str] = frozenset()) -> sqlite3.Connection:
+               legacy_tables: frozenset[str] = frozenset(), older: tuple[int, ...] = ()) -> sqlite3.Connection:
     """A connection to the `kind` file at `path`, created (mode 0600) when missing or empty, unless read-only.
 
     An existing file is recognised first, read-only: an SQLite file whose meta says `kind` and format
-    `version` (or, made before files named their kind, exactly the tables `legacy_tables`). Anything else
+    `version` or one of the `older` formats it still reads (or, made before files named their kind, exactly the
+    tables `legacy_tables`). Anything else
     raises StorageRefused and the file is not touched."""
     if str(path) == MEMORY:
         return _created(connect(path), kind, schema, version)
@@ -116,7 +117,7 @@ def open_store(path: str | Path, kind: str, schema: str, version: int, read_only
     if blank:
         path.touch(mode=0o600)
         return _created(connect(path), kind, schema, version)
-    _recognise(path, kind, version, legacy_tables)
+    _recognise(path, kind, (version, *older), legacy_tables)
     db = connect(path, read_only)
     if not read_only:
         db.executescript(schema)   # tables added since the file was made
@@ -130,8 +131,9 @@ def _created(db: sqlite3.Connection, kind: str, schema: str, version: int) -> sq
     return db
 
 
-def _recognise(path: Path, kind: str, version: int, legacy_tables: frozenset[str]) -> None:
-    """Refuse (StorageRefused) a file that is not a sound `kind` file of format `version`; reads only."""
+def _recognise(path: Path, kind: str, versions: tuple[int, ...], legacy_tables: frozenset[str]) -> None:
+    """Refuse (StorageRefused) a file that is not a sound `kind` file of one of the formats `versions` (the
+    newest first); reads only."""
     with path.open("rb") as file:
         if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
             raise StorageRefused(path, f"not an SQLite file (garbage, or another program's file): not a {kind}")
@@ -150,8 +152,9 @@ def _recognise(path: Path, kind: str, version: int, legacy_tables: frozenset[str
     if meta.get("kind", kind if tables == legacy_tables else None) != kind:
         what = f"a cardtable {meta['kind']}" if "kind" in meta else "another program's database"
         raise StorageRefused(path, f"{what}, not a {kind}")
-    if meta.get("format", "1") != str(version):
-        raise StorageRefused(path, f"{kind} format {meta.get('format')}, this table reads format {version}")
+    if meta.get("format", "1") not in map(str, versions):
+        raise StorageRefused(path, f"{kind} format {meta.get('format')}, this table reads format "
+                                   f"{' or '.join(map(str, versions))}")
 
 
 def move_aside(path: str | Path) -> Path:

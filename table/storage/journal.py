@@ -14,15 +14,18 @@ import json
 import logging
 import os
 import sqlite3
+import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
 from table.storage import MEMORY, StorageFault, StorageRefused, connect, move_aside, open_store
+from table.storage.chain import first_break, link, new_id
 from table.storage.history import History, Played
 
-FORMAT = 1
+FORMAT = 2        # 2: entries chained (table/storage/chain.py); 1, unchained, is still read and upgraded
+OLDER = (1,)
 KIND = "journal"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,8 +33,10 @@ CREATE TABLE IF NOT EXISTS entries (
     seq  INTEGER PRIMARY KEY,   -- 1, 2, 3 ... in the order the inputs were accepted
     at   TEXT NOT NULL,         -- UTC time, ISO 8601
     kind TEXT NOT NULL,         -- menu, join, start, action, cursor, lobby
-    data TEXT NOT NULL          -- JSON object, see docs/journal.md
+    data TEXT NOT NULL,         -- JSON object, see docs/journal.md
+    link TEXT                   -- the digest of this entry after the one before it (format 2)
 );
+CREATE TABLE IF NOT EXISTS ident (id TEXT NOT NULL);   -- the journal's random id: written once, never in a -wal
 """
 LEGACY_TABLES = frozenset({"meta", "entries"})
 
@@ -65,10 +70,10 @@ class Journal:
         self._origin = origin
         blank = isinstance(self.path, str) or not self.path.exists() or self.path.stat().st_size == 0
         self._writing = blank and not read_only   # a new file is made at once: there is nothing to keep as it is
-        self._db: sqlite3.Connection | None = open_store(path, KIND, SCHEMA, FORMAT, not self._writing,
-                                                         LEGACY_TABLES)
+        self._head: tuple[int, str] = (0, "")   # the last entry's number and digest (read when writing)
+        self._db: sqlite3.Connection | None = _open(path, not self._writing)
         if self._writing:
-            self._stamp_origin()
+            self._ready_to_write()
 
     @property
     def on_disk(self) -> bool:
@@ -81,16 +86,39 @@ class Journal:
             if self._db is not None:
                 self._db.close()
                 self._db = None
-            self._db = open_store(self.path, KIND, SCHEMA, FORMAT, legacy_tables=LEGACY_TABLES)
+            self._db = _open(self.path)
             self._writing = True
-            self._stamp_origin()
+            try:
+                self._ready_to_write()
+            except BaseException:   # not ready: opened again, from the start, at the next write
+                self._db.close()
+                self._db = None
+                raise
         return self._db
 
     def _reader(self) -> sqlite3.Connection:
         return self._db if self._db is not None else self._writer()
 
-    def _stamp_origin(self) -> None:
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('origin', ?)", (self._origin,))
+    def _ready_to_write(self) -> None:
+        """Stamp the origin, chain an unchained journal (a new one, or format 1: its entries as they are, from a
+        new id), and read the head to append after."""
+        db = self._db
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('origin', ?)", (self._origin,))
+        if _format(db) != FORMAT or _journal_id(db) is None:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            if "link" not in columns:
+                db.execute("ALTER TABLE entries ADD COLUMN link TEXT")
+            _chain_into(db, new_id(), db.execute("SELECT seq, at, kind, data FROM entries ORDER BY seq").fetchall())
+        head = _head(db) or (0, _journal_id(db))
+        known = self._head[0]
+        if 0 < known < head[0]:   # a write reported failed that reached the file after all: it was refused
+            log.warning("entries %d to %d of %s were refused but written: removed", known + 1, head[0], self.path)
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM entries WHERE seq > ?", (known,))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('head', ?)", (f"{known} {self._head[1]}",))
+            db.execute("COMMIT")
+            head = self._head
+        self._head = head
 
     @property
     def origin(self) -> str:
@@ -102,15 +130,51 @@ class Journal:
         """Write one entry durably; returns its sequence number. StorageFault: the card did not take it (nothing
         written)."""
         try:
-            cursor = self._writer().execute("INSERT INTO entries (at, kind, data) VALUES (?, ?, ?)",
-                                            (_now(), kind, json.dumps(data, sort_keys=True)))
+            db = self._writer()
+            seq, at, text = self._head[0] + 1, _now(), json.dumps(data, sort_keys=True)
+            digest = link(self._head[1], seq, at, kind, text)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)",
+                           (seq, at, kind, text, digest))
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('head', ?)", (f"{seq} {digest}",))
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
         except (OSError, sqlite3.Error, StorageRefused) as error:   # refused: it could not be read again to write
+            self._reopen_after_failure()
             raise StorageFault(self.path, error) from error
-        return cursor.lastrowid
+        self._head = (seq, digest)
+        return seq
+
+    def _reopen_after_failure(self) -> None:
+        """After a write reported failed: open the file again, removing the entry if it reached the file after all
+        (the input is refused: it must not come back at the next start); at the next write if not now."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        try:
+            self._writer()
+        except (OSError, sqlite3.Error, StorageRefused) as error:
+            log.error("the journal cannot be opened again (at the next write): %s", error)
 
     def rows(self) -> Iterator[tuple[int, str, str]]:
         """Every entry in order as stored: (seq, kind, data as JSON text, unchecked)."""
         yield from self._reader().execute("SELECT seq, kind, data FROM entries ORDER BY seq")
+
+    def damage(self) -> tuple[int, str] | None:
+        """Where this journal's chain breaks: the first entry that does not follow and why (None: it holds, or
+        an unchained journal of format 1)."""
+        db = self._reader()
+        if _format(db) != FORMAT:
+            return None
+        journal_id = _journal_id(db)
+        if journal_id is None:
+            return 1, "the journal has no id: it was not written by a table"
+        rows = db.execute("SELECT seq, at, kind, data, link FROM entries ORDER BY seq")
+        return first_break(journal_id, rows, _head(db))
 
     def entries(self) -> Iterator[tuple[int, str, dict]]:
         """Every entry in order: (seq, kind, data)."""
@@ -126,10 +190,11 @@ class Journal:
         """Move this journal's files aside whole (byte for byte: nothing wrote into them yet), then go on in a new
         journal holding entries 1..`upto` as they were; returns where the files were kept."""
         rows = _rows(self._reader(), upto)
+        journal_id = _journal_id(self._db) or new_id()
         self._db.close()
         self._db = None
         kept = move_aside(self.path)
-        _replace(self.path, rows)
+        _replace(self.path, rows, journal_id)
         self._writer()
         return kept
 
@@ -152,7 +217,8 @@ class Journal:
             digest = _copy_verified(self.path, archive, last - 1)
             self.history.record([p.archived(archive.name, digest) for p in played])
             begun = _now()
-            _replace(self.path, [(begun, k, json.dumps(d, sort_keys=True)) for k, d in games[-1].lobby] + rest)
+            lobby = [(begun, k, json.dumps(d, sort_keys=True)) for k, d in games[-1].lobby]
+            _replace(self.path, [(seq, *row) for seq, row in enumerate(lobby + rest, 1)], new_id())
         except (OSError, sqlite3.Error) as error:   # a full or failing card: play on, the games stay journaled
             log.error("could not archive the finished game (the journal keeps it, archived at next start): %s",
                       error)
@@ -174,6 +240,16 @@ class Journal:
             self._db.close()
 
 
+def rechain(path: Path) -> None:
+    """Chain the entries of the journal at `path` as they are now: for benches and tests that write entries in
+    bulk or move their times behind the table's back (the table itself never needs it)."""
+    db = _open(path)
+    try:
+        _chain_into(db, _journal_id(db) or new_id(), _rows(db, sys.maxsize))
+    finally:
+        db.close()
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -187,6 +263,48 @@ def _rows(db, upto: int) -> list[tuple]:
     return db.execute("SELECT seq, at, kind, data FROM entries WHERE seq <= ? ORDER BY seq", (upto,)).fetchall()
 
 
+def _open(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
+    return open_store(path, KIND, SCHEMA, FORMAT, read_only, LEGACY_TABLES, older=OLDER)
+
+
+def _format(db: sqlite3.Connection) -> int:
+    row = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    return 1 if row is None else int(row[0])
+
+
+def _journal_id(db: sqlite3.Connection) -> str | None:
+    try:
+        row = db.execute("SELECT id FROM ident").fetchone()
+    except sqlite3.OperationalError:   # format 1, read as it is: no such table
+        return None
+    return None if row is None else row[0]
+
+
+def _head(db: sqlite3.Connection) -> tuple[int, str] | None:
+    row = db.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()
+    if row is None:
+        return None
+    seq, _, digest = row[0].partition(" ")
+    return int(seq), digest
+
+
+def _chain_into(db: sqlite3.Connection, journal_id: str, rows: list[tuple]) -> None:
+    """Make the journal `db` hold id `journal_id` and exactly `rows` (seq, at, kind, data), chained, in format
+    FORMAT, in one transaction; then checkpoint, so that the id lies in the file itself, never in a -wal."""
+    digest = journal_id
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("DELETE FROM ident")
+    db.execute("INSERT INTO ident VALUES (?)", (journal_id,))
+    db.execute("DELETE FROM entries")
+    for seq, at, kind, data in rows:
+        digest = link(digest, seq, at, kind, data)
+        db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)", (seq, at, kind, data, digest))
+    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                   [("format", str(FORMAT)), ("head", f"{rows[-1][0] if rows else 0} {digest}")])
+    db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 def _copy_verified(source: Path, archive: Path, upto: int) -> str:
     """Copy entries 1..`upto` of the journal `source` into the read-only file `archive`, check the copy reads
     back the same rows, and return its SHA-256."""
@@ -196,10 +314,11 @@ def _copy_verified(source: Path, archive: Path, upto: int) -> str:
         leftover.unlink(missing_ok=True)   # an archive cut short by a power cut: ours, never acknowledged
     reader = connect(source, read_only=True)
     rows = _rows(reader, upto)
+    journal_id = _journal_id(reader) or new_id()
     reader.close()
-    copy = open_store(draft, KIND, SCHEMA, FORMAT)
+    copy = _open(draft)
     copy.execute("INSERT OR REPLACE INTO meta VALUES ('origin', 'archive')")
-    copy.executemany("INSERT INTO entries (seq, at, kind, data) VALUES (?, ?, ?, ?)", rows)
+    _chain_into(copy, journal_id, rows)   # the journal's id: the same digests as its entries there
     copy.execute("PRAGMA journal_mode=DELETE")   # one self-contained file
     copy.close()
     check = connect(draft, read_only=True)
@@ -214,16 +333,14 @@ def _copy_verified(source: Path, archive: Path, upto: int) -> str:
     return hashlib.sha256(archive.read_bytes()).hexdigest()
 
 
-def _replace(path: Path, rows: list[tuple]) -> None:
-    """Replace the journal at `path`, atomically, by a new one holding `rows` ((seq,) at, kind, data)."""
+def _replace(path: Path, rows: list[tuple], journal_id: str) -> None:
+    """Replace the journal at `path`, atomically, by a new one of id `journal_id` holding `rows` (seq, at, kind,
+    data), chained."""
     fresh = path.with_name(path.name + ".new")
     for leftover in (fresh, Path(f"{fresh}-wal"), Path(f"{fresh}-shm")):
         leftover.unlink(missing_ok=True)
-    db = open_store(fresh, KIND, SCHEMA, FORMAT)
-    db.execute("BEGIN")
-    columns = "seq, at, kind, data" if rows and len(rows[0]) == 4 else "at, kind, data"
-    db.executemany(f"INSERT INTO entries ({columns}) VALUES ({', '.join('?' * len(columns.split(',')))})", rows)
-    db.execute("COMMIT")
+    db = _open(fresh)
+    _chain_into(db, journal_id, rows)
     db.close()
     _sync(fresh)
     os.replace(fresh, path)

@@ -807,7 +807,14 @@ PADS = {name: load_layout(name).pads for name in (SINGLE, SLOTS)}
 def legal_step(desk: Desk, rng: random.Random) -> None:
     """One step a careful table would take: join, start, play a legal act, or go back to the lobby."""
     session = desk.session
-    if session.state is None:
+    if session.state is None and session.menu.game != "feira-torio" and session.joined:
+        seat = session.joined[0]   # a hostile press moved the menu to another game: choose Feira Torio again
+        while session.menu.line != "game":
+            desk.press(seat, "next")
+        while session.menu.game != "feira-torio":
+            desk.press(seat, "ok")
+        desk.press(seat, "back")   # the cursor back on Start
+    elif session.state is None:
         free = [s for s in range(1, 7) if s not in session.joined]
         if len(session.joined) >= 3 and (not free or rng.random() < 0.3):
             desk.press(rng.choice(session.joined), "ok")

@@ -1,7 +1,8 @@
 """Power cuts: a running table is killed (SIGKILL) at hundreds of random points across whole games, including
 in the middle of a journal write, of a reveal and of the archiving of a finished game, and started again each
-time from its files. After each cut the table's state is the replay of what it had acknowledged (plus, at most,
-the inputs it had journaled and not yet acknowledged): nothing acknowledged is ever lost.
+time from its files. After each cut the resumed table equals the read-only replay of the same files, and its
+state is the replay of what it had acknowledged (plus, at most, the inputs it had journaled and not yet
+acknowledged): nothing acknowledged is ever lost.
 
 The table runs in a forked child: bots play Feira Torio game after game on a simulated table whose journal,
 history and archives are real files. Before each journal write the child reports the entry ("P"), and after
@@ -20,7 +21,7 @@ import traceback
 from table.events import Accepted, EventBus
 from table.games import GAMES
 from table.layout import load_layout
-from table.session.replay import replay_journal
+from table.session.replay import public_state, replay_journal
 from table.session.table_session import TableSession
 from table.sim.simulated_table import SimulatedTable
 from table.storage.files import TableFiles
@@ -109,8 +110,11 @@ def test_nothing_acknowledged_is_lost_across_500_power_cuts(tmp_path, capsys):
             model._do(kind, data, seq)
         counts["mid-archive"] += (at_archive and any(kind == "lobby" for kind, _ in acked + pending)
                                   and not any(kind == "lobby" for kind, _ in acked))
+        replayed = replay_journal(tmp_path / "journal.sqlite")   # read-only, the files as the cut left them
         files = TableFiles(tmp_path / "journal.sqlite")   # the start after the cut
-        restored = signature(TableSession(LAYOUT, None, files.journal, EventBus()))
+        resumed = TableSession(LAYOUT, None, files.journal, EventBus())
+        assert public_state(resumed) == replayed, f"cut {number}: the resumed table is not the replay of its files"
+        restored = signature(resumed)
         games = len(files.journal.history.games())
         files.close()
         saved = dict(vars(model))

@@ -21,6 +21,7 @@ from table.games.kit.codec import to_json
 from table.layout import load_layout
 from table.session.replay import public_state, replay_journal
 from table.session.table_session import TableSession
+from table.storage.chain import link
 from table.storage.journal import Journal
 
 JOINS = [("join", {"seat": s}) for s in (1, 2, 3)]
@@ -49,14 +50,27 @@ def cut_journal(folder, entries, raw: dict[int, tuple[str, str]] | None = None):
     live.mkdir()
     journal = Journal(live / "journal.sqlite")
     for seq, (kind, data) in enumerate(entries, 1):
-        journal.append(kind, data)
         if raw and seq in raw:
-            journal._writer().execute("UPDATE entries SET kind = ?, data = ? WHERE seq = ?", (*raw[seq], seq))
+            append_raw(journal, *raw[seq])
+        else:
+            journal.append(kind, data)
     path = folder / "journal.sqlite"
     for suffix in ("", "-wal"):
         shutil.copyfile(f"{live / 'journal.sqlite'}{suffix}", f"{path}{suffix}")   # while it is open: the cut
     journal.close()
     return path
+
+
+def append_raw(journal: Journal, kind: str, text: str) -> None:
+    """Append an entry of `kind` whose data is `text` as stored, chained, as a table with a bug would have
+    journaled it (Journal.append takes only what json.dumps makes)."""
+    seq, previous = journal._head
+    at = "2026-11-27T10:00:00.000+00:00"
+    digest = link(previous, seq + 1, at, kind, text)
+    db = journal._writer()
+    db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)", (seq + 1, at, kind, text, digest))
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('head', ?)", (f"{seq + 1} {digest}",))
+    journal._head = (seq + 1, digest)
 
 
 def files(path) -> dict[str, bytes]:

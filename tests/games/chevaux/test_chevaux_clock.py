@@ -16,7 +16,7 @@ from table.cli import main
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Tick
 from table.layout import load_layout
 from table.session.table_session import TableSession
-from table.storage.journal import Journal
+from table.storage.journal import Journal, rechain
 from table.storage.registry import Tag, TagRegistry, enrol_simulated, staff_tag
 
 LAYOUT = load_layout("sim-6-single")
@@ -88,6 +88,7 @@ def shift(path, seconds: float, after_seq: int) -> None:
         db.execute("UPDATE entries SET at = ? WHERE seq = ?", (later.isoformat(timespec="milliseconds"), seq))
     db.commit()
     db.close()
+    rechain(path)   # as if the time had passed: the entries chained as the table would have written them
 
 
 def test_time_up_is_journaled_at_the_limit_and_the_round_is_finished(tmp_path):
