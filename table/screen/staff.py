@@ -50,23 +50,24 @@ def _lines(surf: pygame.Surface, t: Translator, staff: dict, body: pygame.Rect) 
 
 
 def _checks(surf: pygame.Surface, t: Translator, checks: list[dict], body: pygame.Rect) -> None:
-    """One line per check: a green tick (good), a red cross (a problem), a grey dash (not in use here)."""
+    """One line per check, two when its words need them: a green tick (good), a red cross (a problem), a grey
+    dash (not in use here)."""
     if not checks:
         draw.text(surf, t("staff_no_checks"), 34, MUTED, "midtop", (body.centerx, body.y), width=body.w)
         return
-    h = min(48, body.h // len(checks))
-    size = min(32, h - 12)
-    for i, check in enumerate(checks):
-        y = body.y + i * h + h // 2
-        mark = (body.x + 18, y)
+    size = 30 if len(checks) <= 8 else 24
+    y = body.y
+    for check in checks:
+        state = {True: "ok", False: "bad", None: "off"}[check["ok"]]
+        colour = {True: TEXT, False: WARN, None: MUTED}[check["ok"]]
+        words = draw.text(surf, t(f"check_{check['key']}_{state}", **check["params"]), size, colour, "topleft",
+                          (body.x + 50, y), width=body.w - 50, lines=2)
+        mark = (body.x + 18, words.centery)
         if check["ok"] is True:
             draw.tick(surf, mark, size // 2)
         elif check["ok"] is False:
-            pygame.draw.line(surf, RED, (mark[0] - 12, y - 12), (mark[0] + 12, y + 12), 6)
-            pygame.draw.line(surf, RED, (mark[0] - 12, y + 12), (mark[0] + 12, y - 12), 6)
+            pygame.draw.line(surf, RED, (mark[0] - 12, mark[1] - 12), (mark[0] + 12, mark[1] + 12), 6)
+            pygame.draw.line(surf, RED, (mark[0] - 12, mark[1] + 12), (mark[0] + 12, mark[1] - 12), 6)
         else:
-            pygame.draw.line(surf, MUTED, (mark[0] - 12, y), (mark[0] + 12, y), 6)
-        state = {True: "ok", False: "bad", None: "off"}[check["ok"]]
-        colour = {True: TEXT, False: WARN, None: MUTED}[check["ok"]]
-        draw.text(surf, t(f"check_{check['key']}_{state}", **check["params"]), size, colour, "midleft",
-                  (body.x + 50, y), width=body.w - 50)
+            pygame.draw.line(surf, MUTED, (mark[0] - 12, mark[1]), (mark[0] + 12, mark[1]), 6)
+        y = words.bottom + size // 2

@@ -163,6 +163,81 @@ class EmulatedCard:
         return None
 
 
+GET_VERSION, WRITE, PWD_AUTH = 0x60, 0xA2, 0x1B
+ACK, NAK = 0x0A, 0x00                     # 4-bit answers to WRITE (and NAK to a PWD_AUTH that fails)
+NTAG_SIZES = {"213": (45, 0x0F), "215": (135, 0x11), "216": (231, 0x13)}   # pages, GET_VERSION storage size
+
+
+class EmulatedNtag(EmulatedCard):
+    """An NTAG213, 215 or 216 (a 7-byte UID): its pages, GET_VERSION, READ (four pages), WRITE and the password
+    protection of NTAG21x.
+
+    The four configuration pages end the memory: CFG0 (its byte 3 is AUTH0, the
+    first page a password protects from writes; 0xFF: none), CFG1, PWD (four
+    bytes, read as zeros) and PACK (two bytes, read as zeros); reads are not
+    protected here (ACCESS.PROT is not emulated). PWD_AUTH with the card's PWD answers PACK and opens the protected
+    pages until the card leaves the field; with another password it answers
+    NAK and goes back to IDLE (HALT when woken from HALT).
+    """
+
+    def __init__(self, uid: str | bytes, model: str = "213", **kwargs) -> None:
+        super().__init__(uid, **kwargs)
+        if len(self.uid) != 7:
+            raise ValueError("an NTAG has a 7-byte UID")
+        pages, self.size_code = NTAG_SIZES[model]
+        self.pages = [bytes(4)] * pages
+        self.cfg = pages - 4                  # CFG0's page
+        self.pages[self.cfg] = bytes((0x04, 0x00, 0x00, 0xFF))     # AUTH0 0xFF: nothing protected
+        self.pages[self.cfg + 2] = b"\xff" * 4                     # PWD: FF FF FF FF from the factory
+        self.authenticated = False
+
+    @property
+    def password(self) -> bytes:
+        return self.pages[self.cfg + 2]
+
+    @property
+    def pack(self) -> bytes:
+        return self.pages[self.cfg + 3][:2]
+
+    def power_off(self) -> None:
+        super().power_off()
+        self.authenticated = False
+
+    def _answer(self, frame: list[int]) -> list[int] | None:
+        data, _ = to_bytes(frame)
+        if self.state != "active" or len(data) < 3 or data[-2:] != crc_a(data[:-2]) or data[0] == HLTA[0]:
+            return super()._answer(frame)
+        command, args = data[0], data[1:-2]
+        if command == GET_VERSION and not args:
+            return self._with_crc(bytes((0x00, 0x04, 0x04, 0x02, 0x01, 0x00, self.size_code, 0x03)))
+        if command == READ and len(args) == 1 and args[0] < len(self.pages):
+            return self._with_crc(b"".join(self._readable(args[0] + i) for i in range(4)))
+        if command == WRITE and len(args) == 5 and args[0] < len(self.pages):
+            if args[0] < 3 or not self._open(args[0]):    # UID and lock pages are not written here
+                return to_bits(bytes((NAK,)))[:4]
+            self.pages[args[0]] = bytes(args[1:])
+            return to_bits(bytes((ACK,)))[:4]
+        if command == PWD_AUTH and len(args) == 4:
+            if bytes(args) != self.password:
+                self._error()
+                return to_bits(bytes((NAK,)))[:4]
+            self.authenticated = True
+            return self._with_crc(self.pack)
+        return super()._answer(frame)
+
+    def _open(self, page: int) -> bool:
+        """Whether `page` may be written now: below AUTH0, or after the password was given."""
+        return page < self.pages[self.cfg][3] or self.authenticated
+
+    def _readable(self, page: int) -> bytes:
+        page %= len(self.pages)               # READ rolls over at the end of the memory
+        return bytes(4) if page in (self.cfg + 2, self.cfg + 3) else self.pages[page]   # PWD, PACK: zeros
+
+    @staticmethod
+    def _with_crc(data: bytes) -> list[int]:
+        return to_bits(data + crc_a(data))
+
+
 # --- the chip
 
 COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR, STATUS1, STATUS2 = range(0x01, 0x09)

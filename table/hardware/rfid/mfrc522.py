@@ -64,11 +64,13 @@ ANTENNA_OFF = 0x80
 # and times out after (20 + 1) ticks of 25 us = 525 us, six times the frame
 # delay time of an ISO 14443-A card; 100 % ASK. Then bitwise anticollision.
 # CRC_A is computed here, not by the chip.
+TIMER = 20
+WRITE_TIMER = 240             # ticks: 6 ms, for a card that programs its memory before it answers
 SETTINGS = (
     (T_MODE, 0x80),
     (T_PRESCALER, 0xA9),
     (T_RELOAD_H, 0x00),
-    (T_RELOAD_L, 20),
+    (T_RELOAD_L, TIMER),
     (TX_ASK, 0x40),
 )
 BITWISE_ANTICOLLISION = 0x00   # CollReg.ValuesAfterColl cleared: bits after a collision read 0
@@ -84,10 +86,21 @@ SAK_INCOMPLETE = 0x04
 HLTA = b"\x50\x00"
 LONGEST_ANSWER = 5            # bytes: a UID part and its BCC
 
+# NTAG21x (NXP NTAG213/215/216 datasheet, section 10): commands to a selected card, and its password protection
+GET_VERSION = 0x60
+READ = 0x30
+WRITE = 0xA2
+PWD_AUTH = 0x1B
+ACK = 0x0A                    # the 4-bit answer to a WRITE that was done
+NTAG_CFG0 = {0x0F: 0x29, 0x11: 0x83, 0x13: 0xE3}   # GET_VERSION's storage size -> the page of CFG0 (AUTH0: byte 3)
+FACTORY_PASSWORD = b"\xff\xff\xff\xff"
+PROTECT_FROM = 0x04           # AUTH0 of a protected card: writes to its user memory need the password
+
 # Bounds on waits, in register reads: each read takes tens of microseconds,
 # so these outlast the 525 us timer (or the reset) many times over.
 RESET_READS = 1000
 TRANSCEIVE_READS = 200
+WRITE_READS = 2000            # the same for a WRITE's 6 ms
 
 # Read in one transfer after every frame sent: completion, errors, answer size, chip identity
 STATUS = (COM_IRQ, ERROR, FIFO_LEVEL, CONTROL, COLL, VERSION)
@@ -172,6 +185,17 @@ class Mfrc522:
             self._write(COMMAND, (IDLE,))
             self.antenna_off()
 
+    def authenticate(self, password):
+        """The PACK (2 bytes) the card on the pad answers to PWD_AUTH with `password` (4 bytes): an NTAG21x proves
+        it holds that password; None when no card answers it (no card, another password, a same-UID clone that has
+        no password). Raises ReaderFault when the chip stops answering."""
+        return self._with_card(lambda: self._pwd_auth(password))
+
+    def protect(self, password, pack, current=FACTORY_PASSWORD):
+        """Give the NTAG21x on the pad `password` and `pack` and protect writes to its memory with them; the card
+        must take `current` (its factory password, or `password` when protected already). True when done."""
+        return bool(self._with_card(lambda: self._protect(password, pack, current)))
+
     def reset(self, hard: bool = True) -> bool:
         """Soft reset, then (if `hard`) a hard reset if that did not bring the chip back; True when it answers its
         probe again."""
@@ -193,8 +217,59 @@ class Mfrc522:
             return False
         return True
 
-    def _identify(self):
-        """Wake, select and halt one card; its UID or None."""
+    def _with_card(self, step):
+        """With the field on and one card selected (and left selected), `step()`; None when no card is there."""
+        if self.version is None:
+            self.probe()
+        self._write(TX_CONTROL, (ANTENNA_ON,))
+        try:
+            if self._settle is not None:
+                self._settle()
+            self._write(COMMAND, (TRANSCEIVE,))
+            return None if self._identify(halt=False) is None else step()
+        finally:
+            self._write(COMMAND, (IDLE,))
+            self.antenna_off()   # the card loses power: its authentication ends with the field
+
+    def _pwd_auth(self, password):
+        frame = bytes((PWD_AUTH,)) + bytes(password)
+        answer = self._transceive(frame + crc_a(frame), longest=4)
+        if answer is None or answer[1] != 32 or answer[2] is not None or crc_a(answer[0][:2]) != answer[0][2:]:
+            return None
+        return answer[0][:2]
+
+    def _protect(self, password, pack, current):
+        """PWD_AUTH, then PWD, PACK and AUTH0 written (CFG0 last: the new password is in place before it counts)."""
+        version = self._command(bytes((GET_VERSION,)), 10)
+        cfg = version and NTAG_CFG0.get(version[6])
+        if cfg is None or self._pwd_auth(current) is None:
+            return False
+        config = self._command(bytes((READ, cfg)), 18)
+        return bool(config) and all(self._write_page(page, data) for page, data in (
+            (cfg + 2, bytes(password)), (cfg + 3, bytes(pack) + b"\x00\x00"),
+            (cfg, config[:3] + bytes((PROTECT_FROM,)))))
+
+    def _command(self, frame, length):
+        """A command to the selected card whose answer is `length` bytes with its CRC_A; the answer or None."""
+        answer = self._transceive(frame + crc_a(frame), longest=length)
+        if answer is None or answer[1] != 8 * length or answer[2] is not None:
+            return None
+        data = answer[0]
+        return data[:-2] if crc_a(data[:-2]) == data[-2:] else None
+
+    def _write_page(self, page, data):
+        """WRITE four bytes to `page`; True when the card ACKs. The card programs its memory before it answers
+        (up to 5 ms): the chip's timer is stretched for it."""
+        frame = bytes((WRITE, page)) + data
+        self._write(T_RELOAD_L, (WRITE_TIMER,))
+        try:
+            answer = self._transceive(frame + crc_a(frame), longest=1, reads=WRITE_READS)
+        finally:
+            self._write(T_RELOAD_L, (TIMER,))
+        return answer is not None and answer[1] == 4 and answer[0][0] & 0x0F == ACK
+
+    def _identify(self, halt=True):
+        """Wake, select and (unless told not to) halt one card; its UID or None."""
         if self._transceive(bytes((WUPA,)), tx_bits=7) is None:
             return None
         uid = b""
@@ -204,7 +279,8 @@ class Mfrc522:
             if sak is None:
                 return None
             if not sak & SAK_INCOMPLETE:
-                self._send(HLTA + crc_a(HLTA))   # a card does not answer HLTA: wait until it is sent
+                if halt:
+                    self._send(HLTA + crc_a(HLTA))   # a card does not answer HLTA: wait until it is sent
                 return uid + part[:4]
             if part[0] != CASCADE_TAG:
                 return None
@@ -253,16 +329,16 @@ class Mfrc522:
             return None
         return sak[0]
 
-    def _transceive(self, frame, tx_bits=0, rx_align=0):
+    def _transceive(self, frame, tx_bits=0, rx_align=0, longest=LONGEST_ANSWER, reads=None):
         """Send `frame` (its last byte holding `tx_bits` bits, 0 for 8) and wait for the answer.
 
         Returns (data, bits received counting the `rx_align` unused bits of
-        the first byte, collision) or None when no card answered or the answer
-        was garbled; `collision` is the index of the first collided bit in
-        `data`, or None.
+        the first byte, collision) or None when no card answered, the answer
+        was garbled or longer than `longest` bytes; `collision` is the index of
+        the first collided bit in `data`, or None.
         """
-        irq, error, level, control, coll, _ = self._send(frame, tx_bits, rx_align, RX_IRQ | TIMER_IRQ)
-        if not irq & RX_IRQ or error & GARBLED or not 0 < level <= LONGEST_ANSWER:
+        irq, error, level, control, coll, _ = self._send(frame, tx_bits, rx_align, RX_IRQ | TIMER_IRQ, reads)
+        if not irq & RX_IRQ or error & GARBLED or not 0 < level <= longest:
             return None
         collision = None
         if error & COLL_ERR:
@@ -273,13 +349,14 @@ class Mfrc522:
         count = (level - 1) * 8 + last_bits if last_bits else level * 8
         return self._read((FIFO_DATA,) * level), count, collision
 
-    def _send(self, frame, tx_bits=0, rx_align=0, until=TX_IRQ):
-        """Send `frame` and read the status registers until an interrupt in `until` is raised; the last status read."""
+    def _send(self, frame, tx_bits=0, rx_align=0, until=TX_IRQ, reads=None):
+        """Send `frame` and read the status registers (at most `reads` times) until an interrupt in `until` is
+        raised; the last status read."""
         self._write(COM_IRQ, (CLEAR_IRQS,))
         self._write(FIFO_LEVEL, (FLUSH,))
         self._write(FIFO_DATA, frame)
         self._write(BIT_FRAMING, (START_SEND | rx_align << 4 | tx_bits,))
-        for _ in range(TRANSCEIVE_READS):
+        for _ in range(reads or TRANSCEIVE_READS):
             status = self._read(STATUS)
             if status[-1] != self.version:
                 raise ReaderFault("the chip stopped answering (version reads 0x%02X)" % status[-1])

@@ -8,7 +8,7 @@ from contextlib import nullcontext
 from gpiozero import DigitalOutputDevice
 
 from table.hardware.ports import ReaderFault
-from table.hardware.rfid.mfrc522 import FIELD_SETTLE_MS, RESET_LOW_MS, STARTUP_MS, Mfrc522
+from table.hardware.rfid.mfrc522 import FACTORY_PASSWORD, FIELD_SETTLE_MS, RESET_LOW_MS, STARTUP_MS, Mfrc522
 
 _SPI = threading.Lock()   # one transaction at a time: the poller's thread and its nurse's share the buses
 
@@ -77,6 +77,16 @@ class SpiReader:
         with self._line:
             uid = self._chip.poll()
         return None if uid is None else uid.hex().upper()
+
+    def authenticate(self, password: bytes) -> bytes | None:
+        """The PACK the card on the pad answers to PWD_AUTH with `password` (an NTAG21x holding it), or None."""
+        with self._line:
+            return self._chip.authenticate(password)
+
+    def protect(self, password: bytes, pack: bytes, current: bytes = FACTORY_PASSWORD) -> bool:
+        """Give the NTAG21x on the pad `password` and `pack`, protecting its memory; True when done."""
+        with self._line:
+            return self._chip.protect(password, pack, current)
 
     def reset(self) -> bool:
         """Soft reset, then hard reset through the reset pin; True when the chip answers again."""
