@@ -164,6 +164,7 @@ class EventBus:
                         handler(event)
                     except Exception:
                         log.exception("%r failed on %s; the table goes on", handler, type(event).__name__)
+                self.heartbeat.beat()   # a stream of events is no stuck dispatcher
                 count += 1
                 try:
                     event = self._queue.get_nowait()

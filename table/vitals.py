@@ -28,8 +28,8 @@ class Heartbeat:
 
     def beat(self) -> None:
         """The loop went round, on the thread that owns it."""
-        self.thread = threading.current_thread()
         self.at = self._clock()
+        self.thread = threading.current_thread()
 
     def stop(self) -> None:
         """The loop ends on purpose: no longer watched."""

@@ -13,6 +13,7 @@ import functools
 import json
 import logging
 import random
+import sqlite3
 from typing import Any, Callable
 
 from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, PowerAsked,
@@ -28,6 +29,9 @@ from table.storage.journal import Finished, Journal
 from table.storage.registry import TagRegistry
 
 log = logging.getLogger(__name__)
+
+
+RETRY_S = 1.0   # how often a table draw a failing card did not take is tried again
 
 
 class JournalError(ValueError):
@@ -92,11 +96,12 @@ class TableSession:
         self.paused = False                 # the game clock paused by staff (journaled: a `clock` entry)
         self.storage: str | None = None     # the journal's card failed the last write: "full" or "failing"
         self.notices: list[dict] = []       # for staff: files set aside at start-up (as messages)
+        self._retried = float("-inf")       # the Tick time a draw was last tried again on a failing card
         self.seen = 0                       # how many of them staff saw (opening their menu): no banner then
         last = self._restore(journal)
         offered = Menu.first(layout, game)
         # The game offered first (`game`), in an empty lobby: journaled with the first join, which depends on it.
-        self._menu_unjournaled = self.state is None and not self.joined and offered != self.menu
+        self._menu_unjournaled = game is not None and self.state is None and not self.joined and offered != self.menu
         if self._menu_unjournaled:
             self.menu = offered
         restored = last > 0
@@ -127,25 +132,30 @@ class TableSession:
 
         An entry that does not restore (whatever its damage): a journal read-only or in memory raises JournalError;
         a live file is set aside whole, kept as it was, and the table goes on from the entry before it."""
-        last, broken = 0, journal.damage()   # where the chain of entries breaks, if it does
-        for seq, kind, text in journal.rows():
-            if broken is not None and seq >= broken[0]:
-                break
-            try:
-                self._do(kind, json.loads(text), seq)
-            except Exception as error:   # every damage is a refusal of that entry, never a crash
-                broken = seq, _reason(error)
-                break
-            last = seq
+        last, broken = 0, None
+        try:
+            broken = journal.damage()   # where the chain of entries breaks, if it does
+            for seq, kind, text in journal.rows():
+                if broken is not None and seq >= broken[0]:
+                    break
+                try:
+                    self._do(kind, json.loads(text), seq)
+                except Exception as error:   # every damage is a refusal of that entry, never a crash
+                    broken = seq, _reason(error)
+                    break
+                last = seq
+        except sqlite3.DatabaseError as error:   # pages that cannot be read past entry `last`
+            broken = last + 1, f"unreadable ({error})"
         if broken is None:
             return last
         refused = JournalError(*broken)
         if journal.read_only or not journal.on_disk:
             raise refused
         kept = journal.set_aside(last)
-        log.error("%s: the journal was kept whole as %s; the table goes on from entry %d", refused, kept.name, last)
+        where = "(not yet: the card does not let it)" if kept is None else kept.name
+        log.error("%s: the journal is kept whole as %s; the table goes on from entry %d", refused, where, last)
         self.notices.append({"key": "journal_entry_refused", "seat": None,
-                             "params": {"entry": refused.seq, "why": refused.reason, "kept": kept.name}})
+                             "params": {"entry": refused.seq, "why": refused.reason, "kept": where}})
         return last
 
     @_guarded
@@ -255,7 +265,8 @@ class TableSession:
         """The game clock: once the play time reaches the game's time limit, the table journals the time up; and a
         table draw left due by a write the card did not take is made again."""
         self._now = event.now
-        if self.storage is not None:
+        if self.storage is not None and event.now - self._retried >= RETRY_S:
+            self._retried = event.now
             self._draw_for_the_table()
         limit = self._time_limit()
         if limit is None or self.paused:
@@ -526,10 +537,14 @@ class TableSession:
                 "winners": [self.players[p] for p in view["winners"]]}
 
     def _archive(self) -> None:
-        """Hand the finished games to the journal to archive (a journal without history keeps them)."""
-        if self.finished:
-            self.journal.archive(self.finished)
-            self.finished = []
+        """Hand the finished games to the journal to archive (a journal without history keeps them); the entry
+        numbers the session keeps follow the journal's renumbering."""
+        if not self.finished:
+            return
+        finished, self.finished = self.finished, []
+        moved, last = self.journal.archive(finished), finished[-1].last
+        if moved:
+            self._began, self._clocked = (n - moved if n > last else n for n in (self._began, self._clocked))
 
     def _end_clearing_if_clear(self) -> None:
         if self.clearing and not (self.occupied.keys() | self.unsure) - self.dead:

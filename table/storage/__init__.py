@@ -65,9 +65,9 @@ def connect(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
     deletes a WAL it cannot use): refused, nothing touched."""
     _refuse_lone_wal(path)
     if read_only:   # nothing created or changed beside it: no -wal, no -shm
-        wal, shm = Path(f"{path}-wal").exists(), Path(f"{path}-shm").exists()
+        wal = Path(f"{path}-wal").exists()
         still = "" if wal else "&immutable=1"   # without a write-ahead log to read, as an immutable file
-        if wal and not shm:   # a power cut's log without its index: SQLite would make a -shm beside them
+        if wal:   # SQLite would make or rewrite a -shm beside them, even read-only: read from a private copy
             return _read_in_memory(Path(path))
         return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro{still}", uri=True, check_same_thread=False)
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)

@@ -29,6 +29,8 @@ def first_break(journal_id: str, rows: Iterable[tuple[int, str, str, str, str | 
     journal's `head`: the number of the first entry that does not follow and why; None when it holds."""
     previous, last = journal_id, 0
     for seq, at, kind, data, stored in rows:
+        if not all(isinstance(field, str) for field in (at, kind, data)):
+            return seq, "it is not stored as text"
         if stored != link(previous, seq, at, kind, data):
             return seq, (f"its digest does not follow entry {last}: it was altered, or an entry before it deleted "
                          "or inserted, or another journal's -wal was laid over this one")

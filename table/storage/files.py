@@ -10,7 +10,9 @@ read it, the table starts afresh in the lobby, and `notices` tell staff.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +22,8 @@ from table.storage import StorageBusy, T, open_or_move_aside
 from table.storage.history import History
 from table.storage.journal import Journal
 from table.storage.registry import TagRegistry
+
+log = logging.getLogger(__name__)
 
 
 class TableFiles:
@@ -31,7 +35,7 @@ class TableFiles:
         self._lock = own(journal)
         try:
             self.journal = self._open(journal, Journal)
-            self.journal.history = self._open(journal.parent / "history.sqlite", History)
+            self.journal.history = self._history(journal.parent / "history.sqlite")
             self.registry = None if registry is None else self._open(registry, TagRegistry)
         except BaseException:
             self._lock.close()
@@ -42,6 +46,15 @@ class TableFiles:
         if notice is not None:
             self.notices.append(notice)
         return opened
+
+    def _history(self, path: Path) -> History | None:
+        """The history; None when the card does not let it be made (full, failing): finished games then stay in
+        the journal, archived at a later start."""
+        try:
+            return self._open(path, History)
+        except (OSError, sqlite3.Error) as error:
+            log.error("%s: cannot be opened (%s); finished games stay in the journal until it can", path, error)
+            return None
 
     def close(self) -> None:
         for store in (self.registry, self.journal.history, self.journal):
@@ -61,7 +74,10 @@ def own(journal: Path) -> IO:
         holder = file.read().strip() or "another process"
         file.close()
         raise StorageBusy(journal, f"in use by {holder}: one table per journal") from None
-    file.truncate(0)
-    file.write(f"process {os.getpid()} ({' '.join(Path(arg).name for arg in sys.argv[:2])})\n")
-    file.flush()
+    try:   # who holds it, for the next one: a full card leaves the lock file empty, the lock holds all the same
+        file.truncate(0)
+        file.write(f"process {os.getpid()} ({' '.join(Path(arg).name for arg in sys.argv[:2])})\n")
+        file.flush()
+    except OSError as error:
+        log.warning("%s.lock: cannot name this process in it (%s)", journal, error)
     return file

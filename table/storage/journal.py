@@ -70,7 +70,8 @@ class Journal:
         self._origin = origin
         blank = isinstance(self.path, str) or not self.path.exists() or self.path.stat().st_size == 0
         self._writing = blank and not read_only   # a new file is made at once: there is nothing to keep as it is
-        self._head: tuple[int, str] = (0, "")   # the last entry's number and digest (read when writing)
+        self._head: tuple[int, str] | None = None   # the last entry's number and digest (read when writing)
+        self._aside: int | None = None   # entries to go on with once the file is set aside (not done yet)
         self._db: sqlite3.Connection | None = _open(path, not self._writing)
         if self._writing:
             self._ready_to_write()
@@ -82,6 +83,8 @@ class Journal:
 
     def _writer(self) -> sqlite3.Connection:
         """The connection to write with: the file opened for writing at the first write (again after a failure)."""
+        if self._aside is not None:
+            self._set_aside()
         if self._db is None or not self._writing:
             if self._db is not None:
                 self._db.close()
@@ -110,8 +113,8 @@ class Journal:
                 db.execute("ALTER TABLE entries ADD COLUMN link TEXT")
             _chain_into(db, new_id(), db.execute("SELECT seq, at, kind, data FROM entries ORDER BY seq").fetchall())
         head = _head(db) or (0, _journal_id(db))
-        known = self._head[0]
-        if 0 < known < head[0]:   # a write reported failed that reached the file after all: it was refused
+        known = None if self._head is None else self._head[0]
+        if known is not None and known < head[0]:   # a write reported failed that reached the file after all
             log.warning("entries %d to %d of %s were refused but written: removed", known + 1, head[0], self.path)
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM entries WHERE seq > ?", (known,))
@@ -144,21 +147,11 @@ class Journal:
                     db.execute("ROLLBACK")
                 raise
         except (OSError, sqlite3.Error, StorageRefused) as error:   # refused: it could not be read again to write
-            self._reopen_after_failure()
+            self._reopen()   # an entry that reached the file after all is removed: it was refused
             raise StorageFault(self.path, error) from error
         self._head = (seq, digest)
         return seq
 
-    def _reopen_after_failure(self) -> None:
-        """After a write reported failed: open the file again, removing the entry if it reached the file after all
-        (the input is refused: it must not come back at the next start); at the next write if not now."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
-        try:
-            self._writer()
-        except (OSError, sqlite3.Error, StorageRefused) as error:
-            log.error("the journal cannot be opened again (at the next write): %s", error)
 
     def rows(self) -> Iterator[tuple[int, str, str]]:
         """Every entry in order as stored: (seq, kind, data as JSON text, unchecked)."""
@@ -168,11 +161,9 @@ class Journal:
         """Where this journal's chain breaks: the first entry that does not follow and why (None: it holds, or
         an unchained journal of format 1)."""
         db = self._reader()
-        if _format(db) != FORMAT:
-            return None
         journal_id = _journal_id(db)
-        if journal_id is None:
-            return 1, "the journal has no id: it was not written by a table"
+        if journal_id is None:   # unchained: format 1 (a journal with an id is chained, whatever its meta says)
+            return None if _format(db) != FORMAT else (1, "the journal has no id: it was not written by a table")
         rows = db.execute("SELECT seq, at, kind, data, link FROM entries ORDER BY seq")
         return first_break(journal_id, rows, _head(db))
 
@@ -186,48 +177,71 @@ class Journal:
         at = dict(self._reader().execute("SELECT seq, at FROM entries WHERE seq IN (?, ?)", (first, last)))
         return (datetime.fromisoformat(at[last]) - datetime.fromisoformat(at[first])).total_seconds()
 
-    def set_aside(self, upto: int) -> Path:
-        """Move this journal's files aside whole (byte for byte: nothing wrote into them yet), then go on in a new
-        journal holding entries 1..`upto` as they were; returns where the files were kept."""
-        rows = _rows(self._reader(), upto)
-        journal_id = _journal_id(self._db) or new_id()
+    def set_aside(self, upto: int) -> Path | None:
+        """Move this journal's files aside whole (byte for byte: nothing wrote into them yet) and go on in a new
+        journal holding entries 1..`upto` as they were; returns where the files were kept. When the card does not
+        let it (None), nothing moved, and it is done before the next write."""
+        self._aside = upto
+        try:
+            return self._set_aside()
+        except (OSError, sqlite3.Error, StorageRefused) as error:
+            log.error("could not set the journal aside yet (before the next write): %s", error)
+            return None
+
+    def _set_aside(self) -> Path:
+        rows = _rows(self._reader(), self._aside)
+        fresh = _fresh(self.path, rows, _journal_id(self._db) or new_id())   # first: a full card moves nothing
         self._db.close()
         self._db = None
         kept = move_aside(self.path)
-        _replace(self.path, rows, journal_id)
+        os.replace(fresh, self.path)
+        _sync(self.path.parent)
+        self._aside = None
         self._writer()
         return kept
 
-    def archive(self, games: list[Finished]) -> None:
+    def archive(self, games: list[Finished]) -> int:
         """Move the finished `games` (in order) out of the live journal: their entries into one archive file
         (up to the last game's end: its replay shows the game over), their results into the history; the
-        journal then holds the last one's lobby and what followed.
+        journal then holds the last one's lobby and what followed, renumbered: returns by how much the entries
+        after the last game's end moved down (0: nothing was archived).
 
         Each step can be cut by a power cut: until the journal is replaced (the last step), the next start
-        finds the games still there and archives them again, over the same archive file and history rows."""
+        finds the games still there and archives them again, over the same archive file and history rows. A
+        full or failing card leaves the games in the journal (archived at the next start): it never raises."""
         if self.history is None or not games:
-            return
+            return 0
         last = games[-1].last
-        self._writer()
-        played = [self._played(game) for game in games]
-        rest = self._db.execute("SELECT at, kind, data FROM entries WHERE seq > ? ORDER BY seq", (last,)).fetchall()
-        self._db.close()   # the last connection: its write-ahead log is checkpointed into the file
         try:
+            self._writer()
+            played = [self._played(game) for game in games]
+            rest = self._db.execute("SELECT at, kind, data FROM entries WHERE seq > ? ORDER BY seq",
+                                    (last,)).fetchall()
+            self._db.close()   # the last connection: its write-ahead log is checkpointed into the file
+            self._db = None
             archive = self.history.folder / f"{_stamp(played[-1].started)}-{played[-1].game}.sqlite"
             digest = _copy_verified(self.path, archive, last - 1)
             self.history.record([p.archived(archive.name, digest) for p in played])
             begun = _now()
             lobby = [(begun, k, json.dumps(d, sort_keys=True)) for k, d in games[-1].lobby]
             _replace(self.path, [(seq, *row) for seq, row in enumerate(lobby + rest, 1)], new_id())
-        except (OSError, sqlite3.Error) as error:   # a full or failing card: play on, the games stay journaled
+        except (OSError, sqlite3.Error, StorageRefused) as error:   # play on, the games stay journaled
             log.error("could not archive the finished game (the journal keeps it, archived at next start): %s",
                       error)
+            return 0
         finally:
+            self._reopen()
+        return last - len(lobby)
+
+    def _reopen(self) -> None:
+        """Open the file again for writing (now, or at the next write if the card does not let it)."""
+        if self._db is not None:
+            self._db.close()
             self._db = None
-            try:
-                self._writer()
-            except (OSError, sqlite3.Error, StorageRefused) as error:   # opened again at the next write
-                log.error("could not open the journal again after archiving: %s", error)
+        try:
+            self._writer()
+        except (OSError, sqlite3.Error, StorageRefused) as error:
+            log.error("the journal cannot be opened again (at the next write): %s", error)
 
     def _played(self, game: Finished) -> Played:
         started = self._db.execute("SELECT at FROM entries WHERE seq = ?", (game.first,)).fetchone()[0]
@@ -284,8 +298,8 @@ def _head(db: sqlite3.Connection) -> tuple[int, str] | None:
     row = db.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()
     if row is None:
         return None
-    seq, _, digest = row[0].partition(" ")
-    return int(seq), digest
+    seq, _, digest = str(row[0]).partition(" ")
+    return (int(seq), digest) if seq.isdigit() else (-1, str(row[0]))   # an unreadable head matches no entry
 
 
 def _chain_into(db: sqlite3.Connection, journal_id: str, rows: list[tuple]) -> None:
@@ -298,7 +312,8 @@ def _chain_into(db: sqlite3.Connection, journal_id: str, rows: list[tuple]) -> N
     db.execute("DELETE FROM entries")
     for seq, at, kind, data in rows:
         digest = link(digest, seq, at, kind, data)
-        db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)", (seq, at, kind, data, digest))
+        db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)",
+                   (seq, at, kind, data, digest))
     db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                    [("format", str(FORMAT)), ("head", f"{rows[-1][0] if rows else 0} {digest}")])
     db.execute("COMMIT")
@@ -336,15 +351,22 @@ def _copy_verified(source: Path, archive: Path, upto: int) -> str:
 def _replace(path: Path, rows: list[tuple], journal_id: str) -> None:
     """Replace the journal at `path`, atomically, by a new one of id `journal_id` holding `rows` (seq, at, kind,
     data), chained."""
+    os.replace(_fresh(path, rows, journal_id), path)
+    _sync(path.parent)
+
+
+def _fresh(path: Path, rows: list[tuple], journal_id: str) -> Path:
+    """A new journal beside `path` (PATH.new, synced) of id `journal_id` holding `rows`, chained."""
     fresh = path.with_name(path.name + ".new")
     for leftover in (fresh, Path(f"{fresh}-wal"), Path(f"{fresh}-shm")):
         leftover.unlink(missing_ok=True)
     db = _open(fresh)
-    _chain_into(db, journal_id, rows)
-    db.close()
+    try:
+        _chain_into(db, journal_id, rows)
+    finally:
+        db.close()
     _sync(fresh)
-    os.replace(fresh, path)
-    _sync(path.parent)
+    return fresh
 
 
 def _sync(path: Path) -> None:

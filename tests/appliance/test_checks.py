@@ -232,7 +232,8 @@ def test_table_health_only_reads_what_the_poller_found():
 def test_table_health_names_each_reader_by_its_place_and_tells_failing_from_dead():
     layout = load_layout("sim-6-slots")
     with running(new_table(layout, build.simulated(layout))) as table:
-        assert [check.key for check in table_health(table)] == ["journal", *["reader_seat"] * 24, *["reader_centre"] * 4]
+        keys = [check.key for check in table_health(table)]
+        assert keys == ["journal", *["reader_seat"] * 24, *["reader_centre"] * 4]
         table.hardware.readers["seat3-b"].broken = True
         table.hardware.readers["centre-c"].broken = True
         until(lambda: not health(table)["seat3-b"].ok, "seat 3's reader failing")

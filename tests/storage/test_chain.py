@@ -47,7 +47,8 @@ ALTERATIONS = {   # how, the SQL, the entry named
     "an entry added at the end": (["INSERT INTO entries SELECT seq + 1, at, kind, data, link FROM entries "
                                    "WHERE seq = (SELECT max(seq) FROM entries)"],
                                   "journal entry 13: its digest does not follow entry 12"),
-    "the last entries deleted": (["DELETE FROM entries WHERE seq > 10"], "journal entry 11: entries 11 to 12 are missing"),
+    "the last entries deleted": (["DELETE FROM entries WHERE seq > 10"],
+                                 "journal entry 11: entries 11 to 12 are missing"),
     "an entry added and the head moved": (["INSERT INTO entries SELECT seq + 1, at, kind, data, link FROM entries "
                                            "WHERE seq = 12", "UPDATE meta SET value = '13 x' WHERE key = 'head'"],
                                           "journal entry 13: its digest does not follow entry 12"),

@@ -15,6 +15,8 @@ from table.games.kit.codec import to_json
 from table.layout import load_layout
 from table.session.table_session import TableSession
 from table.storage.files import TableFiles
+from table.storage.history import History
+from table.storage.journal import Journal
 
 LAYOUT = load_layout("sim-6-single")
 
@@ -110,4 +112,29 @@ def test_a_full_card_refuses_inputs_with_a_message_and_play_resumes_once_it_writ
     again = Table(card)                                             # nothing acknowledged was lost
     assert (again.session.mode, again.session.joined, again.session.menu) == live
     assert again.files.journal.history.games()                       # the game is in the history
+    again.close()
+
+
+@pytest.mark.parametrize("leave_kib", [0, 16])
+def test_a_full_card_at_start_up_with_a_game_to_archive_and_a_journal_to_set_aside(card, leave_kib):
+    """Start-up on a full card: a damaged journal waits to be set aside and a finished game to be archived; the
+    table starts all the same, sets the journal aside at the first write once there is room, and archives the
+    game at the next start (the history could not be opened on the full card)."""
+    History(card / "history.sqlite").close()                         # the table ran here before
+    journal = Journal(card / "journal.sqlite")                       # no history given: the game waits in it
+    for kind, data in [*finished_game(), ("lobby", {"seats": [1, 2]})]:
+        journal.append(kind, data)
+    journal.append("join", {"seat": 1})                              # seat 1 is joined already: refused
+    journal.close()
+    filler = fill(card, leave_kib)
+    table = Table(card)                                              # neither raises
+    assert table.session.mode == "lobby" and table.session.notices[0]["key"] == "journal_entry_refused"
+    filler.unlink()
+    assert [type(e) for e in table.press(1, "next")] == [Accepted]
+    assert list(card.glob("journal.sqlite.refused-*"))              # set aside at that first write
+    live = (table.session.mode, table.session.joined, table.session.menu)
+    table.close()
+    again = Table(card)                                              # the history opens: the game is archived
+    assert (again.session.mode, again.session.joined, again.session.menu) == live and not again.session.notices
+    assert [game["game"] for game in again.files.journal.history.games()] == ["five-cards"]
     again.close()

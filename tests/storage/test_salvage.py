@@ -68,7 +68,8 @@ def append_raw(journal: Journal, kind: str, text: str) -> None:
     at = "2026-11-27T10:00:00.000+00:00"
     digest = link(previous, seq + 1, at, kind, text)
     db = journal._writer()
-    db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)", (seq + 1, at, kind, text, digest))
+    db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)",
+               (seq + 1, at, kind, text, digest))
     db.execute("INSERT OR REPLACE INTO meta VALUES ('head', ?)", (f"{seq + 1} {digest}",))
     journal._head = (seq + 1, digest)
 
@@ -159,3 +160,74 @@ def test_replay_of_a_journal_stopping_where_a_table_draw_is_due_shows_it_due_and
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     assert db.execute("SELECT count(*) FROM entries").fetchone()[0] == len(entries)
     db.close()
+
+
+# ------------------------------------------------------------ found in review: each failed before its fix
+
+
+def test_a_game_the_staff_chose_is_kept_across_a_restart_with_nobody_joined(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    journal.append("menu", {"game": "sweep", "options": {}, "cursor": -1})
+    journal.close()
+    session = TableSession(load_layout("sim-6-single"), None, Journal(path), EventBus())
+    assert session.menu.game == "sweep" and replay_journal(path)["game"] == "sweep"
+
+
+def test_a_game_in_play_behind_a_finished_one_keeps_its_numbers_when_the_start_archives_the_first(tmp_path):
+    """The start-up archive renumbers the journal: the game in play is archived later with its own start."""
+    from table.storage.files import TableFiles
+    from tests.storage.test_full_card import finished_game
+    first = finished_game(seed=1)
+    second = finished_game(seed=2)
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)                                                    # no history: nothing archived
+    for kind, data in [*first, ("lobby", {"seats": [1, 2]}), *second[3:]]:    # game 2: its start and actions
+        journal.append(kind, data)
+    journal.close()
+    files = TableFiles(path)
+    session = TableSession(load_layout("sim-6-single"), None, files.journal, EventBus())
+    assert [g["game"] for g in files.journal.history.games()] == ["five-cards"]   # game 1, archived at the start
+    heard = []
+    session.bus.subscribe(__import__("table.events").events.Refused, heard.append)
+    session._staff_do("to_lobby")                                              # game 2 over: back to the lobby
+    games = files.journal.history.games()
+    files.close()
+    assert not heard and len(games) == 2
+    archive = tmp_path / "games" / games[1]["journal"]
+    rows = [kind for _, kind, _ in Journal(archive, read_only=True).rows()]
+    assert rows[games[1]["first_seq"] - 1] == "start"                          # its own start entry
+    assert replay_journal(archive)["phase"] == "over"
+
+
+def test_a_stored_head_or_data_that_is_no_text_is_refused_in_one_line(tmp_path, capsys):
+    for edit in ("UPDATE meta SET value = 'x y' WHERE key = 'head'",
+                 "UPDATE entries SET data = CAST(data AS BLOB) WHERE seq = 4"):
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.sqlite"
+        journal = Journal(path)
+        for kind, data in legal_entries():
+            journal.append(kind, data)
+        journal.close()
+        db = sqlite3.connect(path)
+        db.execute(edit)
+        db.commit()
+        db.close()
+        assert main(["replay", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "journal entry" in err and "Traceback" not in err
+
+
+def test_replay_of_a_journal_with_its_wal_and_shm_changes_neither(tmp_path, capsys):
+    live = tmp_path / "live"
+    live.mkdir()
+    journal = Journal(live / "journal.sqlite")
+    for kind, data in legal_entries():
+        journal.append(kind, data)
+    for suffix in ("", "-wal", "-shm"):                                        # a power cut: all three left
+        shutil.copyfile(f"{live / 'journal.sqlite'}{suffix}", f"{tmp_path / 'journal.sqlite'}{suffix}")
+    journal.close()
+    path = tmp_path / "journal.sqlite"
+    before = files(path)
+    assert set(before) == {"journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"}
+    assert main(["replay", str(path), "--json"]) == 0
+    assert files(path) == before
