@@ -31,6 +31,7 @@ from table.storage.registry import TagRegistry
 log = logging.getLogger(__name__)
 
 
+REASON_CHARS = 160   # the longest reason a refused entry is given on the screen and in a line
 RETRY_S = 1.0   # how often a table draw a failing card did not take is tried again
 
 
@@ -443,6 +444,8 @@ class TableSession:
             return at
         if kind == "join":
             seat, most = data["seat"], GAMES[self.menu.game].info.players.stop - 1
+            if type(seat) is not int:
+                raise _Unfit(f"seat {seat!r} is no seat number")
             if self.state is not None or seat in self.joined or seat not in self._seat_numbers:
                 raise _Unfit(f"seat {seat} cannot join now")
             if len(self.joined) >= most:
@@ -457,7 +460,10 @@ class TableSession:
         if kind == "clock":
             if self._time_limit() is None:
                 raise _Unfit("a clock entry with no game clock running")
-            return float(data["played_s"]), bool(data.get("paused", False))
+            played, paused = data["played_s"], data.get("paused", False)
+            if type(played) not in (int, float) or not 0 <= played < 1e9 or type(paused) is not bool:
+                raise _Unfit(f"a clock entry with played_s {played!r}, paused {paused!r}")
+            return float(played), paused
         if kind == "lobby":
             ended = data.get("ended") == "staff"   # a game the staff ended before its end: archived as it stood
             if self.mode != ("game" if ended else "over"):
@@ -660,7 +666,12 @@ def _options(game: Game, given: dict) -> dict:
 
 
 def _reason(error: Exception) -> str:
-    """Why an entry was refused, in one line."""
+    """Why an entry was refused, in one line (at most REASON_CHARS: an entry's data may be any size)."""
+    reason = _why(error)
+    return reason if len(reason) <= REASON_CHARS else reason[:REASON_CHARS - 1] + "…"
+
+
+def _why(error: Exception) -> str:
     if isinstance(error, json.JSONDecodeError):
         return f"its data is not JSON ({error.msg})"
     if isinstance(error, KeyError):

@@ -84,7 +84,7 @@ class Journal:
     def _writer(self) -> sqlite3.Connection:
         """The connection to write with: the file opened for writing at the first write (again after a failure)."""
         if self._aside is not None:
-            self._set_aside()
+            self._set_aside()   # `_aside` is cleared first: the reads it makes never come back here
         if self._db is None or not self._writing:
             if self._db is not None:
                 self._db.close()
@@ -173,9 +173,16 @@ class Journal:
             yield seq, kind, json.loads(data)
 
     def seconds_between(self, first: int, last: int) -> float:
-        """The time from entry `first` to entry `last`, in seconds."""
+        """The time from entry `first` to entry `last`, in seconds (0 when their times cannot tell: none is
+        counted rather than a wrong one)."""
         at = dict(self._reader().execute("SELECT seq, at FROM entries WHERE seq IN (?, ?)", (first, last)))
-        return (datetime.fromisoformat(at[last]) - datetime.fromisoformat(at[first])).total_seconds()
+        try:
+            seconds = (datetime.fromisoformat(at[last]) - datetime.fromisoformat(at[first])).total_seconds()
+        except (KeyError, TypeError, ValueError):
+            log.warning("entries %d and %d of %s have times that cannot be compared: no time counted",
+                        first, last, self.path)
+            return 0.0
+        return seconds if 0 <= seconds < 1e7 else 0.0
 
     def set_aside(self, upto: int) -> Path | None:
         """Move this journal's files aside whole (byte for byte: nothing wrote into them yet) and go on in a new
@@ -189,14 +196,25 @@ class Journal:
             return None
 
     def _set_aside(self) -> Path:
-        rows = _rows(self._reader(), self._aside)
-        fresh = _fresh(self.path, rows, _journal_id(self._db) or new_id())   # first: a full card moves nothing
-        self._db.close()
-        self._db = None
+        upto, self._aside = self._aside, None
+        try:
+            return self._move_aside(upto)
+        except BaseException:
+            self._aside = upto   # tried again before the next write
+            raise
+
+    def _move_aside(self, upto: int) -> Path:
+        try:
+            rows = _rows(self._db or _open(self.path, True), upto)
+        except sqlite3.DatabaseError:   # no entries can be read at all: go on with none
+            rows = []
+        fresh = _fresh(self.path, rows, (self._db and _journal_id(self._db)) or new_id())   # first: a full card
+        if self._db is not None:                                                          # moves nothing
+            self._db.close()
+            self._db = None
         kept = move_aside(self.path)
         os.replace(fresh, self.path)
         _sync(self.path.parent)
-        self._aside = None
         self._writer()
         return kept
 

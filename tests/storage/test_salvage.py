@@ -231,3 +231,43 @@ def test_replay_of_a_journal_with_its_wal_and_shm_changes_neither(tmp_path, caps
     assert set(before) == {"journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"}
     assert main(["replay", str(path), "--json"]) == 0
     assert files(path) == before
+
+
+# ------------------------------------------------------------ found by a hostile run: each failed before its fix
+
+
+@pytest.mark.parametrize("seq, kind, text, words", [
+    (3, "join", '{"seat": true}', "no seat number"),
+    (12, "action", '{"type": "' + "x" * 200_000 + '"}', "…"),
+])
+def test_entries_the_chain_cannot_see_are_refused_in_one_short_line(tmp_path, capsys, seq, kind, text, words):
+    path = cut_journal(tmp_path, legal_entries(), {seq: (kind, text)})
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and len(err) < 400
+
+
+def test_entry_times_that_cannot_be_compared_count_no_time(tmp_path):
+    journal = Journal(tmp_path / "journal.sqlite")
+    for kind, data in legal_entries()[:3]:
+        journal.append(kind, data)
+    journal._writer().execute("UPDATE entries SET at = 'yesterday' WHERE seq = 1")
+    assert journal.seconds_between(1, 3) == 0.0
+    journal._writer().execute("UPDATE entries SET at = '2026-11-27T10:00:00' WHERE seq = 1")   # no time zone
+    assert journal.seconds_between(1, 3) == 0.0
+
+
+def test_a_journal_without_its_entries_table_is_set_aside_and_the_table_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    for kind, data in legal_entries():
+        journal.append(kind, data)
+    journal.close()
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE entries")
+    db.commit()
+    db.close()
+    assert main(["run", "--journal", str(path), "--hardware", "simulated", "--frames", "1"]) == 0
+    assert len(list(tmp_path.glob("journal.sqlite.refused-*"))) == 1
+    assert replay_journal(path)["phase"] == "lobby"
