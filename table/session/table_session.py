@@ -219,7 +219,7 @@ class TableSession:
     @_guarded
     def on_button(self, event: ButtonDown) -> None:
         seat, button = event.seat, event.button
-        if seat not in {s.number for s in self.layout.seats} or button not in ("next", "ok", "back"):
+        if seat not in self._seat_numbers or button not in ("next", "ok", "back"):
             return log.warning("button %r of seat %r, which this layout does not have: dropped", button, seat)
         if self.staff.open:
             return self._staff_button(button)

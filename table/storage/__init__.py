@@ -65,11 +65,10 @@ def connect(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
     deletes a WAL it cannot use): refused, nothing touched."""
     _refuse_lone_wal(path)
     if read_only:   # nothing created or changed beside it: no -wal, no -shm
-        wal = Path(f"{path}-wal").exists()
-        still = "" if wal else "&immutable=1"   # without a write-ahead log to read, as an immutable file
-        if wal:   # SQLite would make or rewrite a -shm beside them, even read-only: read from a private copy
+        if Path(f"{path}-wal").exists():   # SQLite would make or rewrite a -shm beside them: a private copy
             return _read_in_memory(Path(path))
-        return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro{still}", uri=True, check_same_thread=False)
+        return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro&immutable=1", uri=True,
+                               check_same_thread=False)   # no write-ahead log to read: an immutable file
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     if str(path) != MEMORY:
         db.execute("PRAGMA journal_mode=WAL")

@@ -173,17 +173,7 @@ class Mfrc522:
 
         Raises ReaderFault when the chip stops answering.
         """
-        if self.version is None:
-            self.probe()
-        self._write(TX_CONTROL, (ANTENNA_ON,))
-        try:
-            if self._settle is not None:
-                self._settle()   # the card powers up in the field before it is spoken to
-            self._write(COMMAND, (TRANSCEIVE,))
-            return self._identify()
-        finally:
-            self._write(COMMAND, (IDLE,))
-            self.antenna_off()
+        return self._in_field(self._identify)
 
     def authenticate(self, password):
         """The PACK (2 bytes) the card on the pad answers to PWD_AUTH with `password` (4 bytes): an NTAG21x proves
@@ -217,19 +207,24 @@ class Mfrc522:
             return False
         return True
 
-    def _with_card(self, step):
-        """With the field on and one card selected (and left selected), `step()`; None when no card is there."""
+    def _in_field(self, step):
+        """`step()` with the antenna on and the cards in the field powered up, then the field off again (a card
+        loses power, and with it its selection and its authentication)."""
         if self.version is None:
             self.probe()
         self._write(TX_CONTROL, (ANTENNA_ON,))
         try:
             if self._settle is not None:
-                self._settle()
+                self._settle()   # the card powers up in the field before it is spoken to
             self._write(COMMAND, (TRANSCEIVE,))
-            return None if self._identify(halt=False) is None else step()
+            return step()
         finally:
             self._write(COMMAND, (IDLE,))
-            self.antenna_off()   # the card loses power: its authentication ends with the field
+            self.antenna_off()
+
+    def _with_card(self, step):
+        """With one card selected (and left selected), `step()`; None when no card is there."""
+        return self._in_field(lambda: None if self._identify(halt=False) is None else step())
 
     def _pwd_auth(self, password):
         frame = bytes((PWD_AUTH,)) + bytes(password)
