@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
 from time import perf_counter_ns
@@ -19,6 +20,13 @@ from typing import Callable
 from table.vitals import Heartbeat
 
 log = logging.getLogger(__name__)
+
+
+def log_failure(logger: logging.Logger, what: str, error: BaseException) -> None:
+    """Log that `what` failed with `error`: its kind and its stack, never its message (a message may quote the
+    data handled, and a sealed card must never reach a log)."""
+    stack = "".join(traceback.format_tb(error.__traceback__))
+    logger.error("%s failed (%s); the table goes on. Stack:\n%s", what, type(error).__name__, stack.rstrip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +170,8 @@ class EventBus:
                 for handler in self._subscribers.get(type(event), ()):
                     try:
                         handler(event)
-                    except Exception:
-                        log.exception("%r failed on %s; the table goes on", handler, type(event).__name__)
+                    except Exception as error:
+                        log_failure(log, f"{handler!r} on {type(event).__name__}", error)
                 self.heartbeat.beat()   # a stream of events is no stuck dispatcher
                 count += 1
                 try:

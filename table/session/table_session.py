@@ -17,7 +17,7 @@ import sqlite3
 from typing import Any, Callable
 
 from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, PowerAsked,
-                          ReaderDead, ReaderRecovered, Refused, Tick)
+                          ReaderDead, ReaderRecovered, Refused, Tick, log_failure)
 from table.games import GAMES, deck_for
 from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt, Refusal
 from table.games.kit import codec
@@ -48,6 +48,13 @@ class _Unfit(ValueError):
     """An entry the session or the rules refuse (its reason), raised while checking it."""
 
 
+class _Fields(dict):
+    """An entry's data whose missing field is a refusal naming the field (never its values: they may be secret)."""
+
+    def __missing__(self, name: str) -> Any:
+        raise _Unfit(f"missing field {name!r}")
+
+
 def _guarded(handler: Callable[["TableSession", Any], None]) -> Callable[["TableSession", Any], None]:
     """An input handler that never raises: a card the journal could not take (full or failing) is refused with
     a message and shown to staff; any other failure is logged with its stack and the input refused with a
@@ -60,8 +67,8 @@ def _guarded(handler: Callable[["TableSession", Any], None]) -> Callable[["Table
             self.storage = fault.what
             log.error("input refused, not journaled: %s", fault)
             self._refuse(self._seat_of(event), f"storage_{fault.what}")
-        except Exception:
-            log.exception("handling %s failed: the input is refused", type(event).__name__)
+        except Exception as error:
+            log_failure(log, f"handling {type(event).__name__} (the input is refused)", error)
             self._refuse(self._seat_of(event), "input_failed")
     return guarded
 
@@ -429,10 +436,14 @@ class TableSession:
         `_apply`; `_Unfit` says why the table refuses it. Changes nothing."""
         if not isinstance(data, dict):
             raise _Unfit("its data is not a JSON object")
+        data = _Fields(data)
         if kind == "action":
             if self.state is None:
                 raise _Unfit("a game action in the lobby")
-            action = codec.from_json(self.game.rules.ACTIONS, data)
+            try:
+                action = codec.from_json(self.game.rules.ACTIONS, data)
+            except ValueError as error:   # its type and field names: never a field's value
+                raise _Unfit(str(error)) from None
             refusal = self.game.rules.check(self.state, action)
             if refusal is not None:
                 raise _Unfit(f"{data.get('type')} refused by the rules of {self.game.name}: {refusal.key}")
@@ -651,12 +662,17 @@ def _menu_from_json(data: dict) -> Menu:
     game = GAMES.get(data["game"])
     if game is None:
         raise _Unfit(f"unknown game {data['game']!r}")
-    return Menu(game.name, _options(game, data["options"]), int(data["cursor"]))
+    cursor = data["cursor"]
+    if type(cursor) is not int:
+        raise _Unfit(f"a menu cursor of {cursor!r}")
+    return Menu(game.name, _options(game, data["options"]), cursor)
 
 
 def _options(game: Game, given: dict) -> dict:
     """The game's options: its defaults, overridden by `given`, each checked against its choices."""
     options = game.info.defaults()
+    if not isinstance(given, dict):
+        raise _Unfit(f"{game.name}'s options are not a JSON object")
     for name, value in given.items():
         option = next((o for o in game.info.options if o.name == name), None)
         if option is None or value not in option.choices:
@@ -672,8 +688,10 @@ def _reason(error: Exception) -> str:
 
 
 def _why(error: Exception) -> str:
+    """The words of a refusal of the table's own (the entry's fault); of any other error, only its kind: its
+    message could quote the entry's data, and a sealed card must reach neither the screen nor a log."""
+    if isinstance(error, _Unfit):
+        return str(error)
     if isinstance(error, json.JSONDecodeError):
         return f"its data is not JSON ({error.msg})"
-    if isinstance(error, KeyError):
-        return f"missing field {error.args[0]!r}"
-    return str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+    return f"the table failed on it ({type(error).__name__})"

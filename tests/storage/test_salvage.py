@@ -271,3 +271,12 @@ def test_a_journal_without_its_entries_table_is_set_aside_and_the_table_goes_on(
     assert main(["run", "--journal", str(path), "--hardware", "simulated", "--frames", "1"]) == 0
     assert len(list(tmp_path.glob("journal.sqlite.refused-*"))) == 1
     assert replay_journal(path)["phase"] == "lobby"
+
+
+def test_a_refused_entrys_reason_names_its_fields_never_their_values(tmp_path, capsys):
+    """A malformed sealed bid: replay (and the staff notice) says which fields, never which card."""
+    path = cut_journal(tmp_path, legal_entries(), {12: (
+        "action", '{"type": "Bid", "player": 0, "position": 0, "card": "VA03", "extra": 1}')})
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "journal entry 12: not an action of this game: type 'Bid' with fields" in err and "VA03" not in err

@@ -17,7 +17,7 @@ def from_json(actions: tuple[type, ...], data: Mapping[str, Any]) -> Any:
     fields = {k: _tuples(v) for k, v in data.items()}
     kind = kinds.get(fields.pop("type", None))
     if kind is None or set(fields) != set(kind.__slots__):
-        raise ValueError(f"not an action of this game: {dict(data)}")
+        raise ValueError(f"not an action of this game: type {data.get('type')!r} with fields {sorted(fields)}")
     return kind(**fields)
 
 
