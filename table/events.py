@@ -90,6 +90,27 @@ class ReaderRecovered(Event):
     pad: str
 
 
+@dataclass(frozen=True, slots=True)
+class ProofAsked(Event):
+    """The session asks the card `uid` on `pad` to prove it holds `password` (a staff card, before its menu opens);
+    the poller asks the pad's reader between two rounds. `password` is never shown or logged (repr hides it)."""
+
+    pad: str
+    uid: str
+    password: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ProofGiven(Event):
+    """What card `uid` on `pad` answered: the PACK of its password, or None (no such card there now, another
+    password, a clone without one). `able` is False when the pad's reader cannot ask a card at all."""
+
+    pad: str
+    uid: str
+    pack: bytes | None = field(repr=False)
+    able: bool = True
+
+
 # --- presence (from raw reads, after debounce)
 
 @dataclass(frozen=True, slots=True)

@@ -75,10 +75,11 @@ class Hardware:
 Builder = Callable[[EventBus], Hardware]
 
 
-def simulated(layout: Layout, noise: Noise = Noise(), seed: int = 0) -> Builder:
-    """Virtual readers and mock pins, every board included."""
+def simulated(layout: Layout, noise: Noise = Noise(), seed: int = 0,
+              keys: dict[str, tuple[bytes, bytes]] | None = None) -> Builder:
+    """Virtual readers and mock pins, every board included; `keys`: the passwords written on tags (VirtualReader)."""
     def build(bus: EventBus) -> Hardware:
-        readers = {pad: VirtualReader(pad, noise, random.Random(f"{seed}/{pad}")) for pad in layout.pads}
+        readers = {pad: VirtualReader(pad, noise, random.Random(f"{seed}/{pad}"), keys) for pad in layout.pads}
         return _with_lights(layout, bus, readers, simulated_factories(layout), layout.seats)
     return build
 
@@ -140,10 +141,14 @@ def _add_emulated_hubs(hardware: Hardware, layout: Layout, bus: EventBus, chips:
 
 
 class ChipPad:
-    """The pad over an emulated chip, as a hand sees it: lay a tag (by UID) on it, lift it; like a VirtualReader."""
+    """The pad over an emulated chip, as a hand sees it: lay a tag (by UID) on it, lift it; like a VirtualReader.
 
-    def __init__(self, chip) -> None:
+    `tags`: emulated tags by UID, laid as they are (an NTAG with its password); any other UID is a plain tag.
+    """
+
+    def __init__(self, chip, tags: dict | None = None) -> None:
         self.chip = chip
+        self.tags = {} if tags is None else tags
         self._tag = None
 
     @property
@@ -154,7 +159,7 @@ class ChipPad:
     def place(self, uid: str) -> None:
         from table.hardware.rfid.emulator import EmulatedCard
         self.lift()
-        self._tag = EmulatedCard(uid)
+        self._tag = self.tags.get(uid) or EmulatedCard(uid)
         self.chip.place(self._tag)
 
     def lift(self) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from table.events import EventBus, RawRead, ReaderDead, ReaderFailed, ReaderRecovered, Tick
-from table.hardware.ports import Reader, ReaderFault
+from table.events import (EventBus, ProofAsked, ProofGiven, RawRead, ReaderDead, ReaderFailed, ReaderRecovered,
+                          Tick)
+from table.hardware.ports import ProvingReader, Reader, ReaderFault
 from table.vitals import Heartbeat
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,10 @@ class ReaderPoller:
     ReaderRecovered and its read. A failing reader publishes no reads:
     presence neither places nor removes a card on it. Times come from
     `clock` (seconds, monotonic).
+
+    A card asked to prove itself (ProofAsked, a staff card) is asked by its
+    pad's reader before the next round, and its answer published
+    (ProofGiven): the poller's thread is the one that speaks to the readers.
     """
 
     def __init__(self, readers: Iterable[Reader], bus: EventBus, clock: Callable[[], float] = time.monotonic,
@@ -55,6 +61,8 @@ class ReaderPoller:
         # pad -> its nursing: the polling thread adds a reader, the nursing thread alone changes and removes it
         self.failing: dict[str, _Failing] = {}
         self.heartbeats = (Heartbeat("poller"), Heartbeat("reader nurse"))   # of the threads `run` runs
+        self._asked: deque[ProofAsked] = deque()   # proofs asked on the dispatcher's thread, given on the poller's
+        bus.subscribe(ProofAsked, self._asked.append)
 
     def poll_once(self) -> None:
         """Poll every healthy reader once, publishing RawRead(pad, uid or None) for each and then the Tick of the
@@ -78,6 +86,8 @@ class ReaderPoller:
         nurse.join()
 
     def _poll(self) -> None:
+        while self._asked:
+            self._prove(self._asked.popleft())
         for reader in self.readers:
             if reader.pad in self.failing:
                 continue
@@ -92,6 +102,18 @@ class ReaderPoller:
                 continue
             self.bus.publish(RawRead(reader.pad, uid))
         self.bus.publish(Tick(self.clock()))
+
+    def _prove(self, asked: ProofAsked) -> None:
+        """Ask the card on a pad for the PACK of a password, and publish its answer (None from a failing reader)."""
+        reader = next((r for r in self.readers if r.pad == asked.pad), None)
+        able = isinstance(reader, ProvingReader)
+        pack = None
+        if able and asked.pad not in self.failing:
+            try:
+                pack = reader.prove(asked.uid, asked.password)
+            except Exception as fault:   # the reader's next poll finds (and reports) what is wrong with it
+                log.warning("reader %s failed a card's proof: %s", asked.pad, type(fault).__name__)
+        self.bus.publish(ProofGiven(asked.pad, asked.uid, pack, able))
 
     def _nurse(self) -> None:
         """Reset and poll again each failing reader whose retry is due; report those that answer."""

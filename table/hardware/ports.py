@@ -47,3 +47,18 @@ class SeatLight(Protocol):
     def show(self, state: LightState) -> None:
         """Show `state` until told otherwise."""
         ...
+
+
+@runtime_checkable
+class ProvingReader(Reader, Protocol):
+    """A reader that can ask an NTAG21x on its pad for its password (staff cards prove they are no UID clone)."""
+
+    def prove(self, uid: str, password: bytes) -> bytes | None:
+        """The PACK that card `uid`, on the pad now, answers to PWD_AUTH with `password`; None when it does not (not
+        there, another password, a clone). Raises ReaderFault when the reader itself does not answer."""
+        ...
+
+    def protect(self, uid: str, password: bytes, pack: bytes, current: bytes) -> bool:
+        """Write `password` and `pack` on card `uid` (an NTAG21x on the pad now, whose password is `current`) and
+        protect its memory with them; whether it was done."""
+        ...

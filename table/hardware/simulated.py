@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from table.hardware.ports import ReaderFault
 
+FACTORY_KEY = (b"\xff\xff\xff\xff", b"\x00\x00")   # an NTAG21x's password and PACK as it leaves the factory
+
 
 @dataclass(frozen=True, slots=True)
 class Noise:
@@ -30,11 +32,16 @@ class VirtualReader:
     """A reader pad without hardware: `place` and `lift` a card, `poll` sees it through `noise`.
 
     Deterministic given `rng` (by default seeded with the pad name). A `broken`
-    reader fails every poll and every reset, like an unplugged one.
+    reader fails every poll and every reset, like an unplugged one. The tags
+    are NTAG21x: `keys` holds the password and PACK written on each (by UID;
+    the factory's when absent), shared by the pads of one table since a tag
+    keeps them wherever it is laid.
     """
 
-    def __init__(self, pad: str, noise: Noise = Noise(), rng: random.Random | None = None) -> None:
+    def __init__(self, pad: str, noise: Noise = Noise(), rng: random.Random | None = None,
+                 keys: dict[str, tuple[bytes, bytes]] | None = None) -> None:
         self.pad = pad
+        self.keys = {} if keys is None else keys
         self.noise = noise
         self._rng = rng if rng is not None else random.Random(pad)
         self._card: str | None = None
@@ -70,6 +77,20 @@ class VirtualReader:
 
     def reset(self) -> bool:
         return not self.broken
+
+    def prove(self, uid: str, password: bytes) -> bytes | None:
+        """The PACK tag `uid` answers to `password` if it lies on the pad and holds that password, else None."""
+        if self.broken:
+            raise ReaderFault(f"simulated reader {self.pad} is broken")
+        held, pack = self.keys.get(uid, FACTORY_KEY)
+        return pack if self._card == uid and password == held else None
+
+    def protect(self, uid: str, password: bytes, pack: bytes, current: bytes) -> bool:
+        """Write `password` and `pack` on tag `uid` if it lies on the pad and takes `current`."""
+        if self.prove(uid, current) is None:
+            return False
+        self.keys[uid] = (password, pack)
+        return True
 
     def _chance(self, probability: float) -> bool:
         return probability > 0 and self._rng.random() < probability

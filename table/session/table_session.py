@@ -10,6 +10,7 @@ only through the registry (table.games).
 from __future__ import annotations
 
 import functools
+import hmac
 import json
 import logging
 import random
@@ -17,7 +18,7 @@ import sqlite3
 from typing import Any, Callable
 
 from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, PowerAsked,
-                          ReaderDead, ReaderRecovered, Refused, Tick, log_failure)
+                          ProofAsked, ProofGiven, ReaderDead, ReaderRecovered, Refused, Tick, log_failure)
 from table.games import GAMES, deck_for
 from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt, Refusal
 from table.games.kit import codec
@@ -93,6 +94,7 @@ class TableSession:
         self.menus: dict[int, int] = {}     # open seat menus: player -> cursor (0: on "Back"); not journaled
         self.message: dict | None = None    # the latest refusal, for the screen
         self.staff = StaffMenu()            # the staff menu (opened by a staff card)
+        self.proving: tuple[str, str] | None = None   # the staff card (pad, UID) asked to prove itself
         self.checkup: Callable[[], list[dict]] = list   # the health page's findings: readers, hubs, protections
         self.occupied: dict[str, str] = {}  # pad -> UID of the card on it
         self.finished: list[Finished] = []  # games over and back to the lobby, not yet archived
@@ -128,6 +130,7 @@ class TableSession:
         bus.subscribe(ReaderRecovered, self.on_reader_recovered)
         bus.subscribe(ButtonDown, self.on_button)
         bus.subscribe(Tick, self.on_tick)
+        bus.subscribe(ProofGiven, self.on_proof)
         clocked = self._time_limit() is not None and last > self._clocked and not self.paused
         if clocked:   # the clock goes on from the play time at the last entry: the time off is not counted
             self.played_s += journal.seconds_between(self._clocked, last)
@@ -193,7 +196,7 @@ class TableSession:
         if tag is None:
             return self._refuse(seat, "unknown_tag")
         if tag.kind == "staff":
-            return self._staff_card()
+            return self._staff_card(event)
         if self.state is None:
             return self._join(seat, tag.deck)
         if tag.deck != self.game.info.deck:
@@ -298,14 +301,37 @@ class TableSession:
 
     # ------------------------------------------------------------ steps
 
-    def _staff_card(self) -> None:
-        """A staff card opens the staff menu, on its first line (start in the lobby, end the game during one,
-        back to the lobby after it); the next one closes it."""
+    def _staff_card(self, event: CardPlaced) -> None:
+        """A staff card closes an open staff menu; else the card is asked to prove it holds its password (the menu
+        opens on its proof: `on_proof`), so a clone of its UID opens nothing. One enrolled without is refused."""
         if self.staff.open:
             self.staff.close()
+            self.message = None
+        elif not self.registry.protected(event.uid):
+            self._refuse(self._seat_of(event), "staff_unprotected")
         else:
-            self.staff.show("menu")
-            self.seen = len(self.notices)   # staff saw the notices: they stay on the health page
+            self.proving = event.pad, event.uid
+            self.bus.publish(ProofAsked(event.pad, event.uid, self.registry.staff_key(event.uid)[0]))
+
+    @_guarded
+    def on_proof(self, event: ProofGiven) -> None:
+        """The staff card asked to prove itself answered: its menu opens if the PACK is its own."""
+        if self.proving != (event.pad, event.uid):
+            return   # an answer nobody waits for (the card asked again, or the menu was opened meanwhile)
+        self.proving = None
+        expected = self.registry.staff_key(event.uid)[1]
+        if not event.able:
+            self._refuse(self._seat_of(event), "staff_pad_cannot_prove")
+        elif event.pack is None or not hmac.compare_digest(event.pack, expected):
+            self._refuse(self._seat_of(event), "staff_not_proven")
+        else:
+            self._open_staff_menu()
+
+    def _open_staff_menu(self) -> None:
+        """The staff menu, on its first line (start in the lobby, end the game during one, back to the lobby
+        after it)."""
+        self.staff.show("menu")
+        self.seen = len(self.notices)   # staff saw the notices: they stay on the health page
         self.message = None
 
     def _staff_button(self, button: str) -> None:

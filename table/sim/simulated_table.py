@@ -10,6 +10,7 @@ from table.hardware.simulated import Noise
 from table.layout import Layout
 from table.pipeline import Table
 from table.storage.journal import Journal
+from table.hardware.rfid.emulator import EmulatedNtag
 from table.storage.registry import Tag, TagRegistry, deck_cards, enrol_simulated
 
 PATIENCE = 200   # polls a simulated hand waits for the table to see a card come or go
@@ -29,11 +30,19 @@ class SimulatedTable:
         self.registry = registry or TagRegistry()
         for deck in dict.fromkeys(g.info.deck for g in GAMES.values()):   # every game's cards (and accessories)
             enrol_simulated(self.registry, deck, deck_cards(deck))
-        hardware = emulated(layout) if emulate else simulated(layout, noise, seed)
+        keys = self._staff_keys()
+        hardware = emulated(layout) if emulate else simulated(layout, noise, seed, keys)
         self.table = Table(layout, hardware, self.registry, journal or Journal(), game)
         chips = self.table.hardware.chips
-        self.pads = {pad: ChipPad(chips[pad]) for pad in chips} if emulate else self.table.hardware.readers
+        tags = {uid: EmulatedNtag(uid).given(*key) for uid, key in keys.items()}
+        self.pads = {pad: ChipPad(chips[pad], tags) for pad in chips} if emulate else self.table.hardware.readers
         self.factories = self.table.hardware.factories
+
+    def _staff_keys(self) -> dict[str, tuple[bytes, bytes]]:
+        """The password and PACK written on each protected staff tag, as enrolment wrote them on real cards."""
+        uids = (self.registry.uid_of(Tag("staff", None, name)) for name, protected in self.registry.staff().items()
+                if protected)
+        return {uid: self.registry.staff_key(uid) for uid in uids}
 
     @property
     def session(self):
@@ -60,10 +69,10 @@ class SimulatedTable:
         return self.registry.uid_of(tag)
 
     def put(self, pad: str, card: str) -> None:
-        """Lay a card on a pad and hold it there until the table has seen it."""
+        """Lay a card on a pad and hold it there until the table has seen it (and a staff card has proved itself)."""
         uid = self.uid(card)
         self.pads[pad].place(uid)
-        self._until(lambda: self.on_pad.get(pad) == uid, f"{card} on {pad}")
+        self._until(lambda: self.on_pad.get(pad) == uid and self.session.proving is None, f"{card} on {pad}")
 
     def lift(self, pad: str) -> None:
         """Take the card off a pad and wait until the table has seen it go."""

@@ -5,12 +5,18 @@ a lost card that was given a new tag) stays recorded as retired, so that the
 lost tag, if it turns up again, is refused instead of silently becoming the
 card again. The registry is a small SQLite database, read once into memory:
 lookups happen on every placed card. Every change is one transaction.
+
+Staff cards prove themselves: the registry keeps the table's secret (made
+at the first staff card protected) and which staff tags carry the password
+derived from it (`staff_key`), written on the card at enrolment.
 """
 from __future__ import annotations
 
 import csv
 import hashlib
+import hmac
 import re
+import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +41,9 @@ CREATE TABLE IF NOT EXISTS retired (
     deck TEXT,                          -- what the tag was
     card TEXT,
     at   TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS protected (
+    uid  TEXT PRIMARY KEY               -- a live staff tag that holds its password (NTAG21x PWD and PACK)
 );
 """
 CSV_COLUMNS = ["uid", "kind", "deck", "card"]
@@ -88,6 +97,9 @@ class TagRegistry:
         self._uids = {tag: uid for uid, tag in self._tags.items()}
         self._retired = {uid: Tag(kind, deck, card)
                          for uid, kind, deck, card in self._db.execute("SELECT uid, kind, deck, card FROM retired")}
+        self._protected = {uid for uid, in self._db.execute("SELECT uid FROM protected") if uid in self._tags}
+        secret = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+        self._secret = None if secret is None else bytes.fromhex(secret[0])
 
     def lookup(self, uid: str) -> Tag | None:
         """What a live tag is (None for an unknown or retired UID)."""
@@ -103,6 +115,36 @@ class TagRegistry:
     def cards(self, deck: str) -> dict[str, str]:
         """Card id -> UID of every enrolled card of a deck."""
         return {tag.card: uid for tag, uid in self._uids.items() if tag.kind == "card" and tag.deck == deck}
+
+    def staff_key(self, uid: str) -> tuple[bytes, bytes]:
+        """The password (4 bytes) and PACK (2 bytes) of staff tag `uid`: HMAC-SHA256 of its UID under the table's
+        secret, which is made (and kept) at the first call. A clone of the UID without them proves nothing."""
+        if self._secret is None:
+            secret = secrets.token_bytes(32)
+            with self._transaction():
+                self._db.execute("INSERT INTO meta VALUES ('secret', ?)", (secret.hex(),))
+            self._secret = secret
+        digest = hmac.digest(self._secret, bytes.fromhex(uid), "sha256")
+        return digest[:4], digest[4:6]
+
+    def protected(self, uid: str) -> bool:
+        """Whether live staff tag `uid` holds its password (so it can prove it is no UID clone)."""
+        return uid.upper() in self._protected
+
+    def staff(self) -> dict[str, bool]:
+        """Name (staff-1, ...) -> whether its tag is protected, of every live staff tag, by name."""
+        tags = sorted((tag.card, uid) for uid, tag in self._tags.items() if tag.kind == "staff")
+        return {name: uid in self._protected for name, uid in tags}
+
+    def mark_protected(self, uid: str) -> None:
+        """Record that staff tag `uid` now holds its password (enrolment wrote it on the card)."""
+        uid = uid.upper()
+        tag = self._tags.get(uid)
+        if tag is None or tag.kind != "staff":
+            raise ValueError(f"tag {uid} is no staff card")
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO protected VALUES (?)", (uid,))
+        self._protected.add(uid)
 
     def enrol(self, uid: str, tag: Tag) -> None:
         """Record a new tag; a UID already enrolled or retired, or a card that has a tag, raises ValueError."""
@@ -273,6 +315,7 @@ class TagRegistry:
 
     def _retire(self, uid: str, tag: Tag) -> None:
         self._db.execute("DELETE FROM tags WHERE uid = ?", (uid,))
+        self._db.execute("DELETE FROM protected WHERE uid = ?", (uid,))
         self._db.execute("INSERT INTO retired (uid, kind, deck, card) VALUES (?, ?, ?, ?)",
                          (uid, tag.kind, tag.deck, tag.card))
 
@@ -281,6 +324,7 @@ class TagRegistry:
         self._uids[tag] = uid
 
     def _mark_retired(self, uid: str) -> None:
+        self._protected.discard(uid)
         tag = self._tags.pop(uid)
         del self._uids[tag]
         self._retired[uid] = tag
@@ -300,9 +344,12 @@ def simulated_uid(name: str) -> str:
 
 
 def enrol_simulated(registry: TagRegistry, deck: str, card_ids, staff_cards: int = 1) -> None:
-    """Give every card of a deck, and the staff cards, a simulated tag (skipping those already enrolled)."""
+    """Give every card of a deck, and the staff cards, a simulated tag (skipping those already enrolled); the staff
+    tags are recorded as protected (simulated hardware writes their keys on them: `SimulatedTags`)."""
     tags = [Tag("card", deck, c) for c in card_ids] + [staff_tag(i + 1) for i in range(staff_cards)]
     for tag in tags:
         uid = simulated_uid(f"{tag.deck}/{tag.card}")
         if registry.lookup(uid) is None:
             registry.enrol(uid, tag)
+        if tag.kind == "staff":
+            registry.mark_protected(uid)

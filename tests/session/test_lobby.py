@@ -10,6 +10,7 @@ from table.session.lobby import START, Menu, games_for
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
+from tests.session.staff_cards import genuine_staff_cards
 
 LAYOUT = load_layout("sim-6-single")
 
@@ -25,6 +26,7 @@ class Lobby:
         self.journal = journal or Journal()
         self.bus = EventBus()
         self.session = TableSession(layout, self.registry, self.journal, self.bus, game)
+        genuine_staff_cards(self.bus, self.registry)
         self.heard: list = []
         self.bus.subscribe(Accepted, self.heard.append)
         self.bus.subscribe(Refused, self.heard.append)

@@ -42,6 +42,7 @@ from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
+from tests.session.staff_cards import genuine_staff_cards
 
 GAME = "feira-torio"
 CARDS = [c["id"] for c in deck_data(GAME)["cards"]]
@@ -120,6 +121,7 @@ class Desk:
         self.journal = journal if journal is not None else Journal()
         self.bus = EventBus()
         self.session = TableSession(self.layout, self.registry, self.journal, self.bus)
+        genuine_staff_cards(self.bus, self.registry)
         self.events: list[Accepted | Refused] = []
         self.bus.subscribe(Accepted, self.events.append)
         self.bus.subscribe(Refused, self.events.append)

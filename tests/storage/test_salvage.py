@@ -139,7 +139,7 @@ def test_the_health_page_keeps_the_notice_after_the_banner(tmp_path):
     try:
         assert table.table_view()["notice"]["params"]["entry"] == 11
         assert [c["key"] for c in table.checkup()][:2] == ["journal", "journal_entry_refused"]
-        table.session._staff_card()                                             # staff saw it
+        table.session._open_staff_menu()                                        # staff saw it
         assert table.table_view()["notice"] is None
         assert "journal_entry_refused" in [c["key"] for c in table.checkup()]
     finally:

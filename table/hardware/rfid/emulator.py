@@ -199,6 +199,12 @@ class EmulatedNtag(EmulatedCard):
     def pack(self) -> bytes:
         return self.pages[self.cfg + 3][:2]
 
+    def given(self, password: bytes, pack: bytes) -> EmulatedNtag:
+        """This tag as an enrolment station leaves it: `password` and `pack` written, user memory protected."""
+        self.pages[self.cfg + 2], self.pages[self.cfg + 3] = bytes(password), bytes(pack) + bytes(2)
+        self.pages[self.cfg] = self.pages[self.cfg][:3] + b"\x04"   # AUTH0 4: writes from page 4 on need it
+        return self
+
     def power_off(self) -> None:
         super().power_off()
         self.authenticated = False

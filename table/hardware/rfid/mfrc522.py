@@ -175,16 +175,18 @@ class Mfrc522:
         """
         return self._in_field(self._identify)
 
-    def authenticate(self, password):
+    def authenticate(self, password, uid=None):
         """The PACK (2 bytes) the card on the pad answers to PWD_AUTH with `password` (4 bytes): an NTAG21x proves
         it holds that password; None when no card answers it (no card, another password, a same-UID clone that has
-        no password). Raises ReaderFault when the chip stops answering."""
-        return self._with_card(lambda: self._pwd_auth(password))
+        no password) or when the card selected is not `uid` (bytes), if given. Raises ReaderFault when the chip
+        stops answering."""
+        return self._with_card(lambda: self._pwd_auth(password), uid)
 
-    def protect(self, password, pack, current=FACTORY_PASSWORD):
-        """Give the NTAG21x on the pad `password` and `pack` and protect writes to its memory with them; the card
-        must take `current` (its factory password, or `password` when protected already). True when done."""
-        return bool(self._with_card(lambda: self._protect(password, pack, current)))
+    def protect(self, password, pack, current=FACTORY_PASSWORD, uid=None):
+        """Give the NTAG21x on the pad (card `uid`, if given) `password` and `pack` and protect writes to its memory
+        with them; the card must take `current` (its factory password, or `password` when protected already).
+        True when done."""
+        return bool(self._with_card(lambda: self._protect(password, pack, current), uid))
 
     def reset(self, hard: bool = True) -> bool:
         """Soft reset, then (if `hard`) a hard reset if that did not bring the chip back; True when it answers its
@@ -222,9 +224,12 @@ class Mfrc522:
             self._write(COMMAND, (IDLE,))
             self.antenna_off()
 
-    def _with_card(self, step):
-        """With one card selected (and left selected), `step()`; None when no card is there."""
-        return self._in_field(lambda: None if self._identify(halt=False) is None else step())
+    def _with_card(self, step, uid=None):
+        """With one card selected (and left selected), `step()`; None when no card is there, or another than `uid`."""
+        def selected():
+            found = self._identify(halt=False)
+            return None if found is None or uid is not None and found != uid else step()
+        return self._in_field(selected)
 
     def _pwd_auth(self, password):
         frame = bytes((PWD_AUTH,)) + bytes(password)

@@ -78,15 +78,15 @@ class SpiReader:
             uid = self._chip.poll()
         return None if uid is None else uid.hex().upper()
 
-    def authenticate(self, password: bytes) -> bytes | None:
-        """The PACK the card on the pad answers to PWD_AUTH with `password` (an NTAG21x holding it), or None."""
+    def prove(self, uid: str, password: bytes) -> bytes | None:
+        """The PACK card `uid` on the pad answers to PWD_AUTH with `password` (an NTAG21x holding it), or None."""
         with self._line:
-            return self._chip.authenticate(password)
+            return self._chip.authenticate(password, bytes.fromhex(uid))
 
-    def protect(self, password: bytes, pack: bytes, current: bytes = FACTORY_PASSWORD) -> bool:
-        """Give the NTAG21x on the pad `password` and `pack`, protecting its memory; True when done."""
+    def protect(self, uid: str, password: bytes, pack: bytes, current: bytes = FACTORY_PASSWORD) -> bool:
+        """Give NTAG21x `uid` on the pad `password` and `pack`, protecting its memory; True when done."""
         with self._line:
-            return self._chip.protect(password, pack, current)
+            return self._chip.protect(password, pack, current, bytes.fromhex(uid))
 
     def reset(self) -> bool:
         """Soft reset, then hard reset through the reset pin; True when the chip answers again."""

@@ -18,6 +18,7 @@ from table.layout import load_layout
 from table.session.table_session import TableSession
 from table.storage.journal import Journal, rechain
 from table.storage.registry import Tag, TagRegistry, enrol_simulated, staff_tag
+from tests.session.staff_cards import genuine_staff_cards
 
 LAYOUT = load_layout("sim-6-single")
 CARDS = [c["id"] for c in deck_data("chevaux")["cards"]]
@@ -39,6 +40,7 @@ class Table:
         self.journal = journal
         self.bus = EventBus()
         self.session = TableSession(LAYOUT, REGISTRY, journal, self.bus)
+        genuine_staff_cards(self.bus, REGISTRY)
         for pad in LAYOUT.pads:                                # restored: every pad is seen empty (the pad gate)
             self.bus.publish(PadSeenEmpty(pad))
         self.bus.dispatch()

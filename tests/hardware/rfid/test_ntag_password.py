@@ -84,7 +84,9 @@ def test_through_the_spi_reader_the_table_uses():
         board = SpiBoard()
         board.wire(EmulatedChip(EmulatedNtag(UID)), 0, 0)
         reader = SpiReader("seat1", 0, 0, spi=board.spidev.SpiDev(), pin_factory=factory, settle=lambda: None)
-        assert reader.protect(PASSWORD, PACK) and reader.authenticate(PASSWORD) == PACK
+        assert not reader.protect("04000000000001", PASSWORD, PACK)       # not the card on the pad
+        assert reader.protect(UID, PASSWORD, PACK) and reader.prove(UID, PASSWORD) == PACK
+        assert reader.prove("04000000000001", PASSWORD) is None         # the PACK is of this card, not of another
         assert reader.poll() == UID
         reader.close()
     finally:
