@@ -9,7 +9,7 @@ import random
 import protocol
 from mfrc522 import FIELD_SETTLE_MS, RESET_LOW_MS, STARTUP_MS
 
-FIRMWARE = "1.0.0"
+FIRMWARE = "2.0.0"
 DEBOUNCE_MS = 20    # a button must hold a new level this long
 RETRY_MS = 250      # a faulty reader is soft-reset and tried again this often (so it is back within ~300 ms)
 HARD_RESET_MS = 1000   # and hard-reset at most this often: the chips on its line stall the loop while they start
@@ -123,6 +123,17 @@ class _Reader:
         else:
             self.seen, self.times = uid, 1
         return self.times >= CONFIRM_READS and self._report(uid, False)
+
+    def prove(self, uid, password, new):
+        """PROVE: the PACK card `uid` answers to `password` or, with `new` (password and PACK), the new PACK once
+        written on it; empty when not done. The host asks between the hub's polls; a failed exchange is no fault
+        here (the next poll finds one)."""
+        try:
+            if new:
+                return new[4:] if self.chip.protect(new[:4], new[4:], password, uid) else b""
+            return self.chip.authenticate(password, uid) or b""
+        except Exception:
+            return b""
 
     def _report(self, uid, fault):
         changed = (uid, fault) != (self.uid, self.fault)
@@ -253,6 +264,9 @@ class Hub:
                 except ValueError as error:
                     self.release()
                     self.link.send(protocol.ERROR, str(error).encode())
+        elif kind == protocol.PROVE and fields[0] < len(self.readers):
+            index, request, uid, password, new = fields
+            self.link.send(protocol.PROVEN, index, request, self.readers[index].prove(uid, password, new))
         elif kind == protocol.STOP:
             self.release()
             self.stopped = True

@@ -28,10 +28,12 @@ READ_S = 0.02                         # longest wait for serial bytes before the
 WRITE_S = 0.1                         # longest wait to hand a frame to the port; a hub that takes none is gone
 MOST_PRESSES = 4                      # the most presses one BUTTON frame can bring: more, or fewer than none, is
                                       # a count that went back or jumped (a restarted or foreign hub): a reset
+PROVE_S = 0.5                         # longest wait for a card's answer to PROVE (a protection writes 3 pages)
 CONFIG_PUSHES = 3                     # times a connection pushes the wiring before it gives up on the hub
 # The messages a hub sends (its heartbeats stop at the link), and the UID lengths of its READERs: no card, or
 # an ISO 14443-3 UID.
-HUB_KINDS = (protocol.HELLO, protocol.SYNC, protocol.SYNCED, protocol.READER, protocol.BUTTON, protocol.ERROR)
+HUB_KINDS = (protocol.HELLO, protocol.SYNC, protocol.SYNCED, protocol.READER, protocol.BUTTON, protocol.ERROR,
+             protocol.PROVEN)
 UID_SIZES = (0, 4, 7, 10)
 
 _PATTERNS = {  # pattern -> (protocol pattern, half period in s, flashes)
@@ -162,6 +164,8 @@ class SeatHub:
         self._boot: int | None = None
         self._reads: list[tuple[int, str | None]] = []
         self._presses: list[int | None] = []
+        self._request = 0                      # the number of the latest PROVE
+        self._proof: tuple[int, bytes] | None = None   # and its answer: (request, PACK)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"seat hub {self.name}", daemon=True)
         self.heartbeat = Heartbeat(f"seat hub {self.name}", max_backoff_s + WRITE_S)
@@ -194,6 +198,19 @@ class SeatHub:
         if status == protocol.FAULT:
             raise ReaderFault(f"seat hub {self.name}: reader {self.wiring.pads[index][0]} does not answer")
         return uid
+
+    def ask(self, index: int, uid: str, password: bytes, new: bytes = b"") -> bytes | None:
+        """The PACK card `uid` on reader `index` answers to `password` or, given `new` (a password and PACK), the
+        new PACK once the hub has written it on the card; None when not done or unanswered within PROVE_S. Raises
+        ReaderFault while the hub is not ready."""
+        with self._changed:
+            if not self._ready or self._link is None:
+                raise ReaderFault(f"seat hub {self.name}: {self.problem}")
+            self._request = request = (self._request + 1) & 0xFFFF
+            self._link.send(protocol.PROVE, index, request, bytes.fromhex(uid), bytes(password), bytes(new))
+            self._changed.wait_for(lambda: self._proof is not None and self._proof[0] == request, PROVE_S)
+            proof, self._proof = self._proof, None
+        return proof[1] if proof is not None and proof[0] == request and proof[1] else None
 
     def show(self, index: int, look: Look) -> None:
         """Make light `index` show `look`: the hub's thread sends it within READ_S if connected, else once the
@@ -309,6 +326,9 @@ class SeatHub:
             self._reads[index] = (status, uid.hex().upper() or None)
         elif kind == protocol.BUTTON and self._matched:
             self._pressed(*fields)
+        elif kind == protocol.PROVEN and fields[1] == self._request:
+            self._proof = fields[1:]
+            self._changed.notify_all()
         elif kind == protocol.ERROR:
             self._refuse("hub refused its wiring: " + fields[0].decode(errors="replace"))
 
@@ -320,6 +340,8 @@ class SeatHub:
             return index < len(self.wiring.pads) and status in (protocol.OK, protocol.FAULT) and len(uid) in UID_SIZES
         if kind == protocol.BUTTON:
             return fields[0] < len(self.wiring.buttons)
+        if kind == protocol.PROVEN:
+            return fields[0] < len(self.wiring.pads) and len(fields[2]) in (0, 2)
         return kind in HUB_KINDS
 
     def _drop(self, kind: int, fields: tuple) -> None:
@@ -398,6 +420,14 @@ class HubPad:
 
     def poll(self) -> str | None:
         return self.hub.read(self.index)
+
+    def prove(self, uid: str, password: bytes) -> bytes | None:
+        """The PACK card `uid` on this pad answers to `password` (the hub asks it), or None."""
+        return self.hub.ask(self.index, uid, password)
+
+    def protect(self, uid: str, password: bytes, pack: bytes, current: bytes) -> bool:
+        """Have the hub write `password` and `pack` on NTAG21x `uid` on this pad, whose password is `current`."""
+        return self.hub.ask(self.index, uid, current, bytes(password) + bytes(pack)) == bytes(pack)
 
     def reset(self) -> bool:
         """The hub resets its own deaf readers (and the link reconnects by itself): whether this pad answers now."""

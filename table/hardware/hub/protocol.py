@@ -6,7 +6,7 @@ keeps to what both have: no dataclasses, enum or typing, no struct, and the
 clock is passed in (MicroPython's `time` module is one).
 """
 
-VERSION = 1
+VERSION = 2
 
 # Message kinds.
 HELLO = 0x01      # hub -> host: first frame of the hub's state
@@ -19,6 +19,8 @@ LIGHT = 0x07      # host -> hub: the look one light shows
 HEARTBEAT = 0x08  # both ways: still here
 ERROR = 0x09      # hub -> host: why the hub refused something
 STOP = 0x0A       # host -> hub: leave the firmware for the REPL (to deploy)
+PROVE = 0x0B      # host -> hub: ask a card on a reader for its password's PACK (a staff card), or protect it
+PROVEN = 0x0C     # hub -> host: the card's answer
 
 # The fields of each kind: B one byte, H two bytes big-endian, s bytes after a one-byte length.
 FIELDS = {
@@ -35,6 +37,9 @@ FIELDS = {
     HEARTBEAT: "",
     ERROR: "s",            # text
     STOP: "",
+    PROVE: "BHsss",        # reader index, request number, the card's UID, its password, and empty or the new
+                           # password and PACK (6 bytes) to write on it (the password given being its current one)
+    PROVEN: "BHs",         # reader index, the request it answers, the PACK (empty: no such card, no proof)
 }
 
 # Reader status.

@@ -18,7 +18,7 @@ from table.hardware.looks import BLINK_S, FLASH_S, FLASHES, LOOKS, PULSE_S, Patt
 from table.hardware.ports import LightState
 
 SAMPLES = {
-    protocol.HELLO: (protocol.VERSION, 0xBEEF, 0x1234, 4, 8, 4, b"E6614104032B6F2C", b"1.0.0"),
+    protocol.HELLO: (protocol.VERSION, 0xBEEF, 0x1234, 4, 8, 4, b"E6614104032B6F2C", b"2.0.0"),
     protocol.SYNC: (),
     protocol.SYNCED: (1, 0x0203, 0x0102),
     protocol.CONFIG: (protocol.VERSION, 0, 18, 19, 16, 1000, bytes((17, 20)), b"\x16", b"\x02", bytes(range(6, 12))),
@@ -28,6 +28,8 @@ SAMPLES = {
     protocol.HEARTBEAT: (),
     protocol.ERROR: (b"invalid pin 40",),
     protocol.STOP: (),
+    protocol.PROVE: (2, 0x0101, bytes.fromhex("04A1B2C3D4E580"), b"\x5e\xc1\x2e\x7a", b""),
+    protocol.PROVEN: (2, 0x0101, b"\xc0\xde"),
 }
 
 

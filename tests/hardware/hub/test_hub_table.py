@@ -14,6 +14,7 @@ from table.assets import deck_data
 from table.hardware import build
 from table.hardware.looks import LOOKS, rgb255
 from table.hardware.ports import LightState
+from table.hardware.rfid.emulator import EmulatedCard
 from table.layout import layout_path, load_layout
 from table.pipeline import Table
 from table.storage.journal import Journal
@@ -86,3 +87,46 @@ def test_a_hub_that_is_not_plugged_in_is_named_and_its_pads_fault_alone(hub_tabl
     hub3 = {w.pad for w in layout.readers_on("hub3")}
     until(table, lambda: set(table.faults.pads) == hub3, "the pads of hub3 alone at fault")   # the others retried
     assert table.faults.seats() == {5, 6}
+
+
+def test_a_staff_card_proves_itself_through_its_hub_and_a_same_uid_copy_does_not(hub_table):
+    """PROVE and PROVEN (protocol 2): the firmware asks the card with the shared driver; the host opens the staff
+    menu on the card's PACK only."""
+    from table.events import Refused
+    from table.hardware.rfid.emulator import EmulatedNtag
+    from table.storage.registry import staff_tag
+
+    layout, table, boards, registry = hub_table
+    reader_index = {w.pad: (w.board, i) for hub in layout.hubs for i, w in enumerate(layout.readers_on(hub.name))}
+    board_name, index = reader_index[layout.centre[0]]
+    chip = boards[board_name][1].chips[index]
+    uid = registry.uid_of(staff_tag(1))
+    refused: list[str] = []
+    table.bus.subscribe(Refused, lambda event: refused.append(event.message))
+    until(table, lambda: all(hub.ready for hub in table.hardware.hubs.values()), "every hub ready")
+    for card, opens in ((EmulatedCard(uid), False), (EmulatedNtag(uid), False),
+                        (EmulatedNtag(uid).given(*registry.staff_key(uid)), True)):
+        chip.place(card)
+        until(table, lambda: table.session.occupied.get(layout.centre[0]) == uid and table.session.proving is None,
+              "the card seen and asked")
+        chip.lift(card)
+        until(table, lambda: layout.centre[0] not in table.session.occupied, "the card gone")
+        assert (table.session.table_view()["staff"] is not None) == opens
+    assert refused == ["staff_not_proven", "staff_not_proven"]
+
+
+def test_a_hub_pad_protects_a_fresh_ntag_for_enrolment(hub_table):
+    from table.hardware.rfid.emulator import EmulatedNtag
+    from table.hardware.rfid.mfrc522 import FACTORY_PASSWORD
+
+    layout, table, boards, registry = hub_table
+    until(table, lambda: all(hub.ready for hub in table.hardware.hubs.values()), "every hub ready")
+    hub = table.hardware.hubs["hub1"]
+    pad = hub.pads[0]
+    card = EmulatedNtag("04000000000042")
+    boards["hub1"][1].chips[0].place(card)
+    password, pack = bytes.fromhex("0A0B0C0D"), bytes.fromhex("BEEF")
+    assert not pad.protect("04000000000043", password, pack, FACTORY_PASSWORD)   # another card's UID
+    assert pad.protect("04000000000042", password, pack, FACTORY_PASSWORD)
+    assert (card.password, card.pack) == (password, pack)
+    assert pad.prove("04000000000042", password) == pack and pad.prove("04000000000042", FACTORY_PASSWORD) is None
