@@ -6,9 +6,14 @@ the registry, so an interrupted enrolment resumes where it stopped.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from table.storage.registry import Tag, TagRegistry, deck_cards, staff_tag
+
+FACTORY_PASSWORD = b"\xff\xff\xff\xff"   # an NTAG21x's password as it leaves the factory
+# Writes a password and PACK on the tag placed (uid, password, pack, its current password): the station's reader.
+Protect = Callable[[str, bytes, bytes, bytes], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +39,11 @@ class Enrolment:
     retired; the mode ends after one card. Refused, changing nothing: a tag
     already enrolled (any deck, or a staff card), a retired tag, a new tag
     for a card that has one (outside re-tag mode).
+
+    A staff card is bound only once its tag holds its password (an NTAG21x
+    protected by the station's reader: `protect`), so that it can prove
+    itself at the table; a staff card enrolled before it had one is
+    protected when it is placed again.
     """
 
     def __init__(self, registry: TagRegistry, deck: str | None = None, staff: int = 0) -> None:
@@ -107,10 +117,15 @@ class Enrolment:
 
     # ------------------------------------------------------------ tags
 
-    def place(self, uid: str) -> Outcome:
-        """A tag was placed on the station pad: bind it to the card shown, or refuse it."""
+    def place(self, uid: str, protect: Protect | None = None) -> Outcome:
+        """A tag was placed on the station pad: bind it to the card shown, or refuse it. `protect` is the
+        station reader's, for staff cards (None: it cannot write passwords)."""
         uid = uid.upper()
-        self.last = self._refusal(uid) or self._bind(uid)
+        tag = self.registry.lookup(uid)
+        if tag is not None and tag.kind == "staff" and not self.registry.protected(uid):
+            self.last = self._protected(uid, tag, protect)
+        else:
+            self.last = self._refusal(uid) or self._bind(uid, protect)
         return self.last
 
     def fault(self) -> None:
@@ -129,14 +144,33 @@ class Enrolment:
             return Outcome(False, "enrol_deck_complete" if self.complete else "enrol_card_has_tag", uid, self.target)
         return None
 
-    def _bind(self, uid: str) -> Outcome:
+    def _protected(self, uid: str, tag: Tag, protect: Protect | None) -> Outcome:
+        """An enrolled staff card without its password: written now."""
+        if not self._protect(uid, protect):
+            return Outcome(False, "enrol_staff_not_protected", uid, tag)
+        self.registry.mark_protected(uid)
+        return Outcome(True, "enrol_staff_protected", uid, tag)
+
+    def _protect(self, uid: str, protect: Protect | None) -> bool:
+        """Write the staff card's password on tag `uid`: a blank NTAG21x takes the factory's, one protected by
+        this table before (an enrolment cut short) its own."""
+        if protect is None:
+            return False
+        password, pack = self.registry.staff_key(uid)
+        return any(protect(uid, password, pack, current) for current in (FACTORY_PASSWORD, password))
+
+    def _bind(self, uid: str, protect: Protect | None) -> Outcome:
         tag = self.target
+        if tag.kind == "staff" and not self._protect(uid, protect):
+            return Outcome(False, "enrol_staff_not_protected", uid, tag)
         if self.uid_of(tag) is None:
             self.registry.enrol(uid, tag)
             outcome = Outcome(True, "enrol_accepted", uid, tag)
         else:
             self.registry.retag(tag, uid)
             outcome = Outcome(True, "enrol_retagged", uid, tag)
+        if tag.kind == "staff":
+            self.registry.mark_protected(uid)
         self.retagging = False
         self._to_next_missing()
         return outcome

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from table.enrol.enrolment import Enrolment
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, ReaderFailed
 from table.hardware.poller import ReaderPoller
-from table.hardware.ports import Reader
+from table.hardware.ports import ProvingReader, Reader
 from table.hardware.presence import PresenceTracker
 from table.hardware.simulated import VirtualReader
 from table.storage.registry import TagRegistry
@@ -29,9 +29,15 @@ class Station:
         self.bus = bus or EventBus()
         self.poller = ReaderPoller(readers, self.bus)
         self.presence = PresenceTracker(self.bus, place_after, remove_after)
-        self.bus.subscribe(CardPlaced, lambda event: enrolment.place(event.uid))
+        self.readers = {reader.pad: reader for reader in self.poller.readers}
+        self.bus.subscribe(CardPlaced, self.placed)
         self.bus.subscribe(ReaderFailed, lambda event: enrolment.fault())
         self.bus.subscribe(ButtonDown, lambda event: event.button == "next" and enrolment.next())
+
+    def placed(self, event: CardPlaced) -> None:
+        """A tag settled on a station pad: to the enrolment, with that pad's reader to protect staff cards."""
+        reader = self.readers.get(event.pad)
+        self.enrolment.place(event.uid, reader.protect if isinstance(reader, ProvingReader) else None)
 
     def step(self) -> None:
         """Poll every reader once (the poller resets a failing one) and hand any tag that settled to the enrolment."""

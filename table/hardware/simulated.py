@@ -32,8 +32,8 @@ class VirtualReader:
     """A reader pad without hardware: `place` and `lift` a card, `poll` sees it through `noise`.
 
     Deterministic given `rng` (by default seeded with the pad name). A `broken`
-    reader fails every poll and every reset, like an unplugged one. The tags
-    are NTAG21x: `keys` holds the password and PACK written on each (by UID;
+    reader fails every poll and every reset, like an unplugged one. Tags of
+    7-byte UIDs are NTAG21x: `keys` holds the password and PACK written on each (by UID;
     the factory's when absent), shared by the pads of one table since a tag
     keeps them wherever it is laid.
     """
@@ -83,7 +83,7 @@ class VirtualReader:
         if self.broken:
             raise ReaderFault(f"simulated reader {self.pad} is broken")
         held, pack = self.keys.get(uid, FACTORY_KEY)
-        return pack if self._card == uid and password == held else None
+        return pack if self._card == uid and len(uid) == 14 and password == held else None
 
     def protect(self, uid: str, password: bytes, pack: bytes, current: bytes) -> bool:
         """Write `password` and `pack` on tag `uid` if it lies on the pad and takes `current`."""

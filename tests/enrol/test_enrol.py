@@ -103,13 +103,16 @@ def refused(enrolment: Enrolment, hand: Hand, path, tag_uid: str, key: str, tag:
 def test_refused_tags_change_nothing(path):
     registry = TagRegistry(path)
     registry.enrol("0A0B0C0D", Tag("card", "other-game", "X01"))
-    registry.enrol("0E0E0E0E", staff_tag(1))
+    registry.enrol("0E0E0E0E", staff_tag(1))             # a staff card of before: no NTAG, so never protected
+    registry.enrol(uid(60), staff_tag(2))
+    registry.mark_protected(uid(60))
     enrolment, hand = station(registry)
     for i in range(3):
         hand.tap(uid(i + 1))
     refused(enrolment, hand, path, uid(2), "enrol_tag_taken", card("TA02"))
     refused(enrolment, hand, path, "0a0b0c0d", "enrol_tag_other_deck", Tag("card", "other-game", "X01"))
-    refused(enrolment, hand, path, "0E0E0E0E", "enrol_tag_taken", staff_tag(1))
+    refused(enrolment, hand, path, "0E0E0E0E", "enrol_staff_not_protected", staff_tag(1))
+    refused(enrolment, hand, path, uid(60), "enrol_tag_taken", staff_tag(2))
     enrolment.back()                                     # TA03 has a tag: a new one is refused outside re-tag mode
     refused(enrolment, hand, path, uid(50), "enrol_card_has_tag", card("TA03"))
     assert registry.lookup(uid(50)) is None
@@ -288,3 +291,105 @@ def test_the_station_on_table_hardware_enrols_a_tag_laid_on_a_centre_pad_and_a_s
     assert run_enrol(args, hardware, layout.centre) == 0
     registry = TagRegistry(path)
     assert registry.lookup(uid(7)) == card("TA02") and registry.uid_of(card("TA01")) is None
+
+
+class SpiStation:
+    """An enrolment station whose pad is our driver on an emulated MFRC522 (an SpiReader on an emulated board)."""
+
+    def __init__(self, enrolment: Enrolment) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        from table.hardware.rfid.emulator import EmulatedChip, SpiBoard
+        from table.hardware.rfid.spi import SpiReader
+        self.factory = MockFactory()
+        self.chip = EmulatedChip()
+        board = SpiBoard()
+        board.wire(self.chip, 0, 0)
+        self.reader = SpiReader("station", 0, 0, spi=board.spidev.SpiDev(), pin_factory=self.factory,
+                                settle=lambda: None)
+        self.station = Station(enrolment, [self.reader])
+
+    def tap(self, tag):
+        """Lay an emulated tag on the pad until the enrolment has an outcome, then lift it."""
+        before = self.station.enrolment.last
+        self.chip.place(tag)
+        for _ in range(100):
+            if self.station.enrolment.last is not before:
+                break
+            self.station.step()
+        self.chip.lift(tag)
+        for _ in range(10):
+            self.station.step()
+        return self.station.enrolment.last
+
+    def close(self) -> None:
+        self.reader.close()
+        self.factory.reset()
+
+
+def test_a_staff_card_is_protected_as_it_is_enrolled_and_then_opens_the_staff_menu_of_its_table_only(path):
+    """Through our driver: a blank NTAG213 becomes staff-2, holding the password only this registry derives; laid
+    on an emulated table of that registry it opens the staff menu; a plain tag for staff-1 is refused."""
+    from table.hardware.rfid.emulator import EmulatedCard, EmulatedNtag
+    from table.layout import load_layout
+    from table.sim.simulated_table import SimulatedTable
+
+    registry = TagRegistry(path)
+    enrolment = Enrolment(registry, staff=2)
+    pad = SpiStation(enrolment)
+    try:
+        outcome = pad.tap(EmulatedCard("0C0FFEE0"))                           # a MIFARE Classic takes no password
+        assert (outcome.accepted, outcome.key) == (False, "enrol_staff_not_protected")
+        assert registry.uid_of(staff_tag(1)) is None
+        enrolment.next()
+        card = EmulatedNtag("04DDEEFF001122", "215")
+        outcome = pad.tap(card)
+        assert (outcome.accepted, outcome.key, outcome.tag) == (True, "enrol_accepted", staff_tag(2))
+        assert registry.protected("04DDEEFF001122")
+        assert (card.password, card.pack) == registry.staff_key("04DDEEFF001122") and card.pages[card.cfg][3] == 4
+    finally:
+        pad.close()
+    sim = SimulatedTable(load_layout("pi-4-seat"), registry=registry, emulate=True)
+    try:
+        centre = sim.table.layout.centre[0]
+        sim.pads[centre].tags["04DDEEFF001122"] = card
+        sim.tap(centre, "staff-2")
+        assert sim.session.table_view()["staff"]["page"] == "menu"
+    finally:
+        sim.close()
+
+
+def test_a_staff_card_enrolled_before_protection_is_protected_when_placed_again(path):
+    from table.hardware.rfid.emulator import EmulatedNtag
+    registry = TagRegistry(path)
+    registry.enrol("04AB0000000001", staff_tag(1))                            # enrolled by an older table
+    card = EmulatedNtag("04AB0000000001")
+    pad = SpiStation(Enrolment(registry, staff=1))
+    try:
+        outcome = pad.tap(card)
+        assert (outcome.accepted, outcome.key, outcome.tag) == (True, "enrol_staff_protected", staff_tag(1))
+        assert registry.protected("04AB0000000001") and card.password == registry.staff_key("04AB0000000001")[0]
+    finally:
+        pad.close()
+
+
+def test_an_enrolment_cut_between_the_card_and_the_registry_protects_it_again_with_its_own_password(path):
+    """The card took the password but the registry never recorded it: placed again, the station opens it with the
+    table's password (the factory's no longer works) and records it."""
+    from table.hardware.rfid.emulator import EmulatedNtag
+    registry = TagRegistry(path)
+    registry.enrol("04AB0000000002", staff_tag(1))
+    card = EmulatedNtag("04AB0000000002").given(*registry.staff_key("04AB0000000002"))
+    pad = SpiStation(Enrolment(registry, staff=1))
+    try:
+        assert pad.tap(card).key == "enrol_staff_protected" and registry.protected("04AB0000000002")
+    finally:
+        pad.close()
+
+
+def test_without_a_reader_that_writes_passwords_no_staff_card_is_bound(path):
+    registry = TagRegistry(path)
+    enrolment = Enrolment(registry, staff=1)
+    outcome = enrolment.place(uid(7))
+    assert (outcome.accepted, outcome.key) == (False, "enrol_staff_not_protected")
+    assert registry.uid_of(staff_tag(1)) is None and rows(path) == ([], [])

@@ -19,6 +19,7 @@ from table.screen.draw import GREEN, PANEL, RED, SIZE
 from table.enrol.screen import RESULT, EnrolScreen
 from table.screen.i18n import LANGS
 from table.storage.registry import Tag, TagRegistry, deck_cards
+from table.hardware.simulated import VirtualReader
 
 DECK = "feira-torio"
 CARDS = deck_cards(DECK)
@@ -29,10 +30,11 @@ def uid(n: int) -> str:
 
 
 def tagged(n: int, staff: int = 0) -> Enrolment:
-    """An enrolment on a fresh registry whose first `n` cards have a tag."""
-    enrolment = Enrolment(TagRegistry(), DECK, staff)
+    """An enrolment on a fresh registry whose first `n` cards have a tag (staff cards protected by a station pad)."""
+    enrolment, pad = Enrolment(TagRegistry(), DECK, staff), VirtualReader("station")
     for i in range(n):
-        enrolment.place(uid(i + 1))
+        pad.place(uid(i + 1))
+        enrolment.place(uid(i + 1), pad.protect)
     return enrolment
 
 
