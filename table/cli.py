@@ -100,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     doctor.add_argument("--state", type=Path, metavar="DIR",
                         help="the state directory whose protections are checked (default: the journal's; "
                              "missing, it is a problem only when named here or by $CARDTABLE_STATE)")
+    doctor.add_argument("--registry", type=Path, metavar="FILE",
+                        help="the tag registry whose staff cards are checked (default: the state directory's)")
 
     fallback = commands.add_parser("fallback", help="say on the screen why the table stopped and whom to call, "
                                    "until stopped (run by cardtable-fallback.service, see docs/appliance.md)")

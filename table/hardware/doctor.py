@@ -7,7 +7,8 @@ and cards), so a doctor needs no keyboard; whoever answers is a `Maker`: the
 console for a person, or an emulated hand in tests and `--emulated` runs.
 A part that is not there (the Pi, an SPI device, a hub) is reported in one
 line, and nothing is asked of what hangs on it. The table's protections
-(table/appliance/checks.py) follow the report.
+(table/appliance/checks.py) and its staff cards (protected or not) follow
+the report.
 """
 from __future__ import annotations
 
@@ -253,8 +254,9 @@ class HandMaker:
 
 def run_doctor(args, state: Path, state_expected: bool = True) -> int:
     """`cardtable doctor`: the report, then the protections of the state directory `state` (missing, a problem
-    only when `state_expected`); exit status 1 when anything failed (a part, a seat hub that sent frames that
-    do not fit its wiring, or a protection).
+    only when `state_expected`) and the staff cards of its registry (`args.registry`, default state's); exit
+    status 1 when anything failed (a part, a seat hub that sent frames that do not fit its wiring, a protection,
+    a staff card a UID copy could pass).
 
     On a layout wired to real hardware it runs on what of that hardware is
     here, with the person at the console. With `--emulated` (or on a
@@ -298,9 +300,40 @@ def run_doctor(args, state: Path, state_expected: bool = True) -> int:
     finally:
         hardware.close()
     checks = protections(state, expected=state_expected)
+    staff, staff_ok = staff_report(args.registry or state / "registry.sqlite", state_expected)
     print(report(findings))
     print(protections_report(checks))
-    return 0 if all(f.ok for f in findings) and all(c.ok is not False for c in checks) else 1
+    print(staff)
+    return 0 if all(f.ok for f in findings) and all(c.ok is not False for c in checks) and staff_ok else 1
+
+
+def staff_report(path: Path, expected: bool = True) -> tuple[str, bool]:
+    """The staff cards of the registry at `path`, one line each: protected (it proves itself with its password,
+    so a copy of its UID opens nothing) or not (the table refuses it until it is enrolled again); and whether all
+    is well. No registry is a problem only when `expected`."""
+    from table.storage import StorageRefused
+    from table.storage.registry import TagRegistry
+
+    lines = ["Staff cards"]
+    if not path.is_file():
+        lines.append(f"{'PROBLEM' if expected else 'not in use':<10}  no tag registry at {path}")
+        return "\n".join(lines), not expected
+    try:
+        registry = TagRegistry(path)
+    except (StorageRefused, OSError) as error:
+        return "\n".join([*lines, f"{'PROBLEM':<10}  {path}: {error}"]), False
+    try:
+        staff = registry.staff()
+    finally:
+        registry.close()
+    if not staff:
+        lines.append(f"{'PROBLEM':<10}  no staff card enrolled: cardtable enrol --staff 1")
+    for name, protected in staff.items():
+        number = name.removeprefix("staff-")
+        lines.append(f"{'OK':<10}  {name} is protected: it proves itself with its password" if protected else
+                     f"{'PROBLEM':<10}  {name} is not protected: the table refuses it; lay it on the enrolment "
+                     f"station (cardtable enrol --staff {number})")
+    return "\n".join(lines), bool(staff) and all(staff.values())
 
 
 def protections_report(checks: list[Check]) -> str:

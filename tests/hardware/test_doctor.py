@@ -243,3 +243,25 @@ def test_doctor_names_a_hub_that_sent_frames_that_do_not_fit_its_wiring(tmp_path
     assert [line.split()[1:3] for line in bad] == [["pad", "seat1"], ["pad", "seat2"], ["pad", "centre"],
                                                    ["hub", "hub1"]]
     assert "frames that do not fit its wiring were dropped (" in bad[-1]
+
+
+def test_doctor_says_whether_each_staff_card_is_protected(state, capsys):
+    from table.storage.registry import TagRegistry, staff_tag
+    registry = TagRegistry(state / "registry.sqlite")
+    registry.enrol("04000000000001", staff_tag(1))
+    registry.mark_protected("04000000000001")
+    registry.close()
+    args = ["doctor", "--layout", "pi-4-seat", "--emulated", "--patience", "5"]
+    assert main(args) == 0
+    assert "OK          staff-1 is protected: it proves itself with its password" in capsys.readouterr().out
+    registry = TagRegistry(state / "registry.sqlite")
+    registry.enrol("04000000000002", staff_tag(2))                   # enrolled by a table of before
+    registry.close()
+    assert main(args) == 1
+    out = capsys.readouterr().out.partition("Staff cards\n")[2]
+    assert out.splitlines() == [
+        "OK          staff-1 is protected: it proves itself with its password",
+        "PROBLEM     staff-2 is not protected: the table refuses it; lay it on the enrolment station "
+        "(cardtable enrol --staff 2)"]
+    assert main([*args, "--registry", str(state / "none.sqlite"), "--state", str(state)]) == 1
+    assert f"PROBLEM     no tag registry at {state / 'none.sqlite'}" in capsys.readouterr().out
