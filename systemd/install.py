@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Install the card table as an appliance on Raspberry Pi OS Lite (64-bit, bookworm) on a Pi 4 or Pi 5, or
-uninstall it (docs/appliance.md):
+"""Install the card table as an appliance on Raspberry Pi OS Lite (64-bit, bookworm) on a Pi 4 or Pi 5, or on
+plain Debian 12 (x86_64 or arm64), or uninstall it (docs/appliance.md):
 
     sudo python3 systemd/install.py [--layout NAME] [--contact "Marie, 06 12 34 56 78"]
     sudo python3 systemd/install.py --uninstall
@@ -17,6 +17,11 @@ shut down or restart the machine (its staff menu), SPI switched on in config.txt
 the units installed and the table's enabled. --uninstall removes all that
 but the state directory (the games' journal, the tag registry, the
 history), the apt packages and SPI.
+
+Steps that cannot apply here are said in one line and skipped: no udevd
+(a container, a chroot, an image build: the rule applies from the next
+boot), no config.txt (not a Pi). The compilers and headers are installed
+only when pip finds no wheel of a C extension for this machine.
 
 --root DIR writes every file under DIR instead of / and prints, instead of
 running them, the commands that need a real system (apt-get, groupadd,
@@ -51,12 +56,15 @@ CONFIG_TXT = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))   # b
 SPI_ON = "dtparam=spi=on"
 NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".lgd-nfy*", "build", "out")
 
-# Debian packages: spidev and lgpio have no wheel for 64-bit Pi OS's Python 3.11 (on PyPI; piwheels builds
-# 32-bit ones only), so pip builds them: python3-dev and build-essential for both, swig and the lg library's
-# headers (liblgpio-dev, in Raspberry Pi OS's archive) for lgpio. The display without a desktop (SDL's KMSDRM)
-# needs GBM, EGL, GLES and Mesa's drivers.
-PACKAGES = ("python3-venv", "python3-dev", "build-essential", "swig", "liblgpio-dev",
-            "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
+# Debian packages. The display without a desktop (SDL's KMSDRM) needs GBM, EGL, GLES and Mesa's drivers; the
+# staff menu's power-off needs polkit.
+PACKAGES = ("python3-venv", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
+# To build the C extensions pip has no wheel of for this machine (spidev and lgpio on 64-bit Pi OS's Python
+# 3.11: piwheels builds 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
+# library's headers (liblgpio-dev: in Raspberry Pi OS's archive only). Those the archive lacks are left out.
+BUILD_PACKAGES = ("python3-dev", "build-essential", "swig", "liblgpio-dev")
+WHEELS_ONLY = "--only-binary=lgpio,spidev"   # pip's first try: no compiler needed where wheels exist
+UDEV_CONTROL = Path("/run/udev/control")      # udevd's socket: there when udevd runs
 
 UDEV_TEXT = """\
 # The card table's seat hubs (Raspberry Pi Picos on USB serial): ModemManager must not probe them as modems.
@@ -114,17 +122,25 @@ class System:
         """Where the system's `path` is written."""
         return path if self.root is None else self.root / path.relative_to("/")
 
-    def run(self, *command: str | Path, may_fail: bool = False) -> None:
-        """Run `command` (or print it, with --root); Refused if it fails, unless it `may_fail`."""
+    def run(self, *command: str | Path, may_fail: bool = False, quiet: bool = False) -> bool:
+        """Run `command` (or print it, with --root); whether it succeeded. Refused if it fails, unless it
+        `may_fail`; `quiet`: its output is not shown (a question to the system)."""
         line = shlex.join(str(part) for part in command)
         if self.root is not None:
             print(f"not run (--root): {line}")
-            return
-        print(f"run: {line}", flush=True)
-        status = subprocess.run([str(part) for part in command], check=False,
+            return True
+        if not quiet:
+            print(f"run: {line}", flush=True)
+        out = subprocess.DEVNULL if quiet else None
+        status = subprocess.run([str(part) for part in command], check=False, stdout=out, stderr=out,
                                 env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"}).returncode
         if status and not may_fail:
             raise Refused(f"{line} failed (exit status {status})")
+        return not status
+
+    def udevd_runs(self) -> bool:
+        """Whether udevd runs (with --root, taken as yes)."""
+        return self.root is not None or UDEV_CONTROL.exists()
 
     def has_user(self, name: str) -> bool:
         """Whether the user exists (with --root, taken as not yet)."""
@@ -191,7 +207,7 @@ def install(system: System, layout: str | None, contact: str | None) -> None:
     if layout is not None and not (layouts / f"{layout}.toml").is_file():
         raise Refused(f"no layout {layout!r} in {layouts} (put your own layout file there, then name it)")
     system.run("apt-get", "update")
-    system.run("apt-get", "install", "--yes", "--no-install-recommends", *PACKAGES)
+    apt_install(system, PACKAGES)
     for group in GROUPS:
         system.run("groupadd", "--system", "--force", group)
     if system.has_user(USER):
@@ -202,7 +218,7 @@ def install(system: System, layout: str | None, contact: str | None) -> None:
 
     copy_app(system)
     system.run("python3", "-m", "venv", VENV)
-    system.run(VENV / "bin" / "pip", "install", "--editable", APP)
+    install_package(system)
     system.run(VENV / "bin" / "python", "-m", "compileall", "-q", APP / "table")   # the service cannot write there
 
     system.path(STATE).mkdir(parents=True, exist_ok=True)
@@ -211,8 +227,7 @@ def install(system: System, layout: str | None, contact: str | None) -> None:
     write_settings(system, layout, contact)
     system.write(COMMAND, COMMAND_TEXT, mode=0o755)
     system.write(UDEV_RULE, UDEV_TEXT)
-    system.run("udevadm", "control", "--reload-rules")
-    system.run("udevadm", "trigger", "--action=change", "--subsystem-match=tty")
+    reload_udev(system, trigger=True)
     system.write(POLKIT_RULE, POLKIT_TEXT)
     enable_spi(system)
 
@@ -222,6 +237,35 @@ def install(system: System, layout: str | None, contact: str | None) -> None:
     system.run("systemctl", "enable", UNIT_NAMES[0])
     system.run("systemctl", "try-restart", UNIT_NAMES[0])   # an upgrade: the new code now
     print("Installed. Reboot, and the table starts by itself: sudo reboot")
+
+
+def apt_install(system: System, packages: tuple[str, ...]) -> None:
+    system.run("apt-get", "install", "--yes", "--no-install-recommends", *packages)
+
+
+def install_package(system: System) -> None:
+    """The table into its virtual environment: from wheels alone if pip finds them for this machine, else with
+    the build packages this system's archive has."""
+    pip = (VENV / "bin" / "pip", "install")
+    if system.run(*pip, WHEELS_ONLY, "--editable", APP, may_fail=True):
+        return
+    available = tuple(p for p in BUILD_PACKAGES if system.run("apt-cache", "show", p, may_fail=True, quiet=True))
+    missing = sorted(set(BUILD_PACKAGES) - set(available))
+    print("some C extensions have no wheel for this machine: installing what builds them"
+          + (f" ({', '.join(missing)} not in this system's archive: left out)" if missing else ""))
+    apt_install(system, available)
+    system.run(*pip, "--editable", APP)
+
+
+def reload_udev(system: System, trigger: bool = False) -> None:
+    """Have udevd read its rules again (and apply them to the serial ports now), where udevd runs."""
+    if not system.udevd_runs():
+        print("udevd does not run here (a container, a chroot, an image build): the udev rule applies from the "
+              "next boot")
+        return
+    system.run("udevadm", "control", "--reload-rules")
+    if trigger:
+        system.run("udevadm", "trigger", "--action=change", "--subsystem-match=tty")
 
 
 def write_settings(system: System, layout: str | None, contact: str | None) -> None:
@@ -264,7 +308,7 @@ def uninstall(system: System) -> None:
         system.remove(path)
     system.run("systemctl", "daemon-reload")
     system.run("systemctl", "reset-failed", *UNIT_NAMES, may_fail=True)
-    system.run("udevadm", "control", "--reload-rules")
+    reload_udev(system)
     system.run("userdel", USER, may_fail=True)
     print(f"Uninstalled. Kept {STATE} (the journal, the tag registry, the history): remove it by hand if you "
           "mean to; the apt packages and SPI are left as they are.")

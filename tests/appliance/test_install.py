@@ -97,11 +97,11 @@ def test_install_writes_the_table_into_the_root(checkout, root):
     assert (root / "var/lib/cardtable").is_dir()
     commands = [line.removeprefix("not run (--root): ") for line in result.stdout.splitlines()
                 if line.startswith("not run")]
-    for expected in (("apt-get install --yes --no-install-recommends python3-venv python3-dev build-essential swig "
-                      "liblgpio-dev libgbm1 libegl1 libgles2 libgl1-mesa-dri polkitd"),
+    for expected in ("apt-get install --yes --no-install-recommends python3-venv libgbm1 libegl1 libgles2 "
+                     "libgl1-mesa-dri polkitd",
                      ("useradd --system --user-group --groups spi,gpio,dialout,video,render,input "
                       "--home-dir /var/lib/cardtable --no-create-home --shell /usr/sbin/nologin cardtable"),
-                     "/opt/cardtable/venv/bin/pip install --editable /opt/cardtable/app",
+                     "/opt/cardtable/venv/bin/pip install --only-binary=lgpio,spidev --editable /opt/cardtable/app",
                      "chown cardtable:cardtable /var/lib/cardtable", "udevadm control --reload-rules",
                      "systemctl daemon-reload", "systemctl enable cardtable.service"):
         assert expected in commands
@@ -171,3 +171,52 @@ def test_the_polkit_rule_lets_only_the_tables_user_power_off_and_reboot(checkout
               "console.log(rules.map((f) => f({id: id}, {user: user})).find((r) => r) || 'ask');")
     answers = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout.split()
     assert answers == ["yes", "yes", "yes", "ask", "ask", "ask"]
+
+
+class Machine:
+    """A system as the installer's steps see it, run for real in nothing: the commands asked, with those that fail
+    here (`failing`: command lines), and whether udevd runs."""
+
+    def __init__(self, installer, failing: set[str], udevd: bool = True) -> None:
+        self.installer, self.failing, self.udevd, self.ran = installer, failing, udevd, []
+
+    def run(self, *command, may_fail: bool = False, quiet: bool = False) -> bool:
+        line = " ".join(str(part) for part in command)
+        self.ran.append(line)
+        if line in self.failing and not may_fail:
+            raise self.installer.Refused(f"{line} failed")
+        return line not in self.failing
+
+    def udevd_runs(self) -> bool:
+        return self.udevd
+
+
+PIP = "/opt/cardtable/venv/bin/pip install"
+
+
+def test_build_packages_are_installed_only_where_a_wheel_is_missing_and_only_those_the_archive_has(installer,
+                                                                                                capsys):
+    wheels = Machine(installer, failing=set())                           # x86_64: lgpio has a wheel
+    installer.install_package(wheels)
+    assert wheels.ran == [f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app"]
+    debian_arm = Machine(installer, failing={f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app",
+                                             "apt-cache show liblgpio-dev"})   # plain Debian: no liblgpio-dev
+    installer.install_package(debian_arm)
+    assert debian_arm.ran[-2:] == ["apt-get install --yes --no-install-recommends python3-dev build-essential swig",
+                                   f"{PIP} --editable /opt/cardtable/app"]
+    assert "(liblgpio-dev not in this system's archive: left out)" in capsys.readouterr().out
+    pi_os = Machine(installer, failing={f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app"})
+    installer.install_package(pi_os)
+    assert pi_os.ran[-2] == ("apt-get install --yes --no-install-recommends python3-dev build-essential swig "
+                             "liblgpio-dev")
+
+
+def test_without_udevd_the_rule_is_written_and_its_reload_skipped_in_one_line(installer, capsys):
+    container = Machine(installer, failing={"udevadm control --reload-rules"}, udevd=False)
+    installer.reload_udev(container, trigger=True)
+    assert container.ran == []
+    assert capsys.readouterr().out == ("udevd does not run here (a container, a chroot, an image build): the udev "
+                                       "rule applies from the next boot\n")
+    booted = Machine(installer, failing=set())
+    installer.reload_udev(booted, trigger=True)
+    assert booted.ran == ["udevadm control --reload-rules", "udevadm trigger --action=change --subsystem-match=tty"]
