@@ -17,6 +17,7 @@ import pygame
 
 from table.appliance.notify import Notifier
 from table.appliance.power import carry_out
+from table.appliance.stacks import all_stacks, dump_stacks_on_abort
 from table.events import PowerAsked, Tick
 from table.hardware import build
 from table.hardware.pins import NoTableHardware
@@ -74,6 +75,7 @@ def say_missing(layout: Layout, missing: list[str], simulated: bool, instead: st
 def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     """Run the table on `hardware` until the window closes (or for `args.frames` frames); without any display
     with `args.headless`."""
+    dump_stacks_on_abort()   # before any other thread starts
     output = None if args.headless else find_output()   # no screen at all: NoDisplay, before anything opens
     files = TableFiles(args.journal, args.registry)
     table = Table(layout, hardware, files.registry, files.journal, args.game)
@@ -133,7 +135,8 @@ def run_table(window: TableWindow, output: Output | None, fullscreen: bool = Fal
         if now_failing != failing:
             failing = now_failing
             if failing:
-                log.critical("the table does not work (%s): the watchdog is no longer fed", "; ".join(failing))
+                log.critical("the table does not work (%s): the watchdog is no longer fed. Every thread's stack:\n%s",
+                             "; ".join(failing), all_stacks())
         if not failing:
             notifier.watchdog()
         count += 1

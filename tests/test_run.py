@@ -227,3 +227,6 @@ def test_the_watchdog_is_no_longer_fed_once_a_thread_the_table_needs_dies_or_is_
     back = killer.at + killer.stuck_s if killer.stuck_s else float("inf")   # a stuck dispatcher goes round again
     assert [at for at in fed if noticed < at < back] == [], "never fed while a thread does not go round"
     assert "the watchdog is no longer fed" in caplog.text and ("stopped" in caplog.text or "stuck" in caplog.text)
+    assert "Every thread's stack:\nThread " in caplog.text and "Thread 'MainThread'" in caplog.text
+    if how == "dispatcher stuck":                                     # where it is stuck, for whoever reads the log
+        assert "time.sleep(self.stuck_s)" in caplog.text
