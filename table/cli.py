@@ -204,8 +204,9 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "replay":
         from table.session.replay import replay_journal
         from table.session.table_session import JournalError
-        if not args.journal.exists():
-            parser.error(f"no journal at {args.journal}")
+        if not args.journal.exists() and not Path(f"{args.journal}-wal").exists():   # a lone -wal: said below
+            print(f"cardtable replay: no journal at {args.journal}", file=sys.stderr)
+            return 1
         try:
             state = replay_journal(args.journal)
         except JournalError as error:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +113,13 @@ def test_version_and_logs_in_the_journal_format_under_systemd(tmp_path):
         "configure_logging(False)", "configure_logging(True)")
     err = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True).stderr
     assert err.count("\n") == 2 and "WARNING table.x: reader seat1 failed" in err and "INFO table.x: quiet" in err
+
+
+def test_replay_of_a_journal_that_is_not_there_or_only_its_wal(tmp_path):
+    journal = tmp_path / "journal.sqlite"
+    assert_refused(cardtable(tmp_path, "replay", str(journal)), f"cardtable replay: no journal at {journal}")
+    Path(f"{journal}-wal").write_bytes(b"acknowledged inputs, maybe")
+    assert_refused(cardtable(tmp_path, "replay", str(journal)),
+                   f"cardtable replay: {journal}-wal: exists without {journal}: it may hold acknowledged inputs; "
+                   "restore journal.sqlite or move the -wal file away (nothing was changed)")
+    assert not journal.exists()
