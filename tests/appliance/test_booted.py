@@ -1,0 +1,162 @@
+"""The appliance under a real systemd: a Debian 12 machine booted with systemd-nspawn, the installer run in it as
+docs/appliance.md says, and the units checked as they run (issue 19). The machine has no table hardware and no
+screen: the layout is hubs-8-seat (its hubs are missing, so every pad shows as faulty) and SDL draws on its
+dummy driver (a drop-in, the one setting the machine adds). The tests install debootstrap and systemd-nspawn
+where they are missing; a machine that cannot boot one (no root) fails them loudly."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from table.storage.journal import Journal
+from tests.storage.test_salvage import legal_entries
+
+from .booted import Machine, needs
+from .conftest import REPO
+
+SETTINGS = "/etc/default/cardtable"
+NO_SCREEN = "[Service]\nEnvironment=SDL_VIDEODRIVER=dummy\n"
+THREADS = ("MainThread", "dispatcher", "poller", "reader nurse", "stack dump")
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory):
+    lacks = needs()
+    if lacks:
+        pytest.fail("the appliance tests need " + ", ".join(lacks))
+    machine = Machine(tmp_path_factory.mktemp("appliance") / "root", REPO)
+    try:
+        machine.boot()
+        began = time.monotonic()
+        machine.installed = machine.run("python3", "/opt/src/systemd/install.py", "--layout", "hubs-8-seat",
+                                        "--contact", "Marie, 06 12 34 56 78")
+        machine.install_s = time.monotonic() - began
+        assert machine.installed.returncode == 0, machine.installed.stdout + machine.installed.stderr
+        for unit in ("cardtable", "cardtable-fallback"):
+            dropin = machine.root / f"etc/systemd/system/{unit}.service.d/no-screen.conf"
+            dropin.parent.mkdir(parents=True)
+            dropin.write_text(NO_SCREEN)
+        machine.run("systemctl", "daemon-reload")
+        yield machine
+    finally:
+        machine.close()
+
+
+def start(machine: Machine) -> float:
+    """Start the table afresh (its failures forgotten); seconds from `systemctl start` to READY."""
+    machine.run("systemctl", "reset-failed", "cardtable.service", "cardtable-fallback.service")
+    began = time.monotonic()
+    started = machine.run("systemctl", "restart", "cardtable.service", timeout_s=90)   # returns at READY (notify)
+    assert started.returncode == 0, started.stderr + machine.log("cardtable.service")[-3000:]
+    return time.monotonic() - began
+
+
+def until(condition, timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"never saw {what} in {timeout_s:g} s"
+        time.sleep(0.5)
+
+
+def test_the_installer_runs_on_plain_debian_and_a_second_run_changes_nothing(machine):
+    out = machine.installed.stdout
+    assert "udevd does not run here (a container, a chroot, an image build)" in out
+    assert "no /boot/firmware/config.txt: not Raspberry Pi OS? SPI left as it is" in out
+    assert out.rstrip().endswith("Installed. Reboot, and the table starts by itself: sudo reboot")
+    again = machine.run("python3", "/opt/src/systemd/install.py")
+    assert again.returncode == 0, again.stderr
+    assert [line for line in again.stdout.splitlines() if line.startswith("wrote")] == []
+    print(f"\ninstall on plain Debian 12: {machine.install_s:.1f} s")
+
+
+def test_the_table_is_ready_and_says_what_it_does(machine):
+    ready_s = start(machine)
+    status = machine.show("cardtable.service", "ActiveState", "StatusText", "NRestarts")
+    assert status["ActiveState"] == "active"
+    assert status["StatusText"].startswith("lobby, 0 seat(s) joined; 36 reader(s) faulty"), status
+    print(f"\nsystemctl start -> READY: {ready_s:.1f} s")
+
+
+def test_a_frozen_table_leaves_every_stack_and_is_restarted_by_the_watchdog_each_time(machine):
+    start(machine)
+    for freeze in range(2):
+        before = machine.show("cardtable.service", "MainPID", "NRestarts")
+        cursor = machine.cursor()
+        frozen = time.monotonic()
+        machine.run("sh", "-c", f"kill -STOP {before['MainPID']}")
+        until(lambda: machine.show("cardtable.service", "NRestarts")["NRestarts"] != before["NRestarts"], 60,
+              "a restart")
+        until(lambda: machine.show("cardtable.service", "ActiveState")["ActiveState"] == "active", 60,
+              "the table ready again")
+        back_s = time.monotonic() - frozen
+        log = machine.log("cardtable.service", cursor)
+        assert "Watchdog timeout (limit 10s)!" in log
+        assert "SIGABRT (the watchdog?): every thread's stack, then abort." in log
+        for thread in THREADS:
+            assert f"Thread {thread!r} (most recent call last):" in log, (freeze, thread, log[-4000:])
+        assert "Fatal Python error" not in log
+        print(f"\nfrozen -> ready again ({freeze + 1}): {back_s:.1f} s")
+
+
+def test_the_service_has_no_network_but_the_displays_netlink_and_writes_only_its_state(machine):
+    start(machine)
+    shown = machine.show("cardtable.service", "RestrictAddressFamilies", "MainPID")
+    assert set(shown["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_NETLINK"}
+    security = machine.run("systemd-analyze", "security", "cardtable.service")
+    exposure = float(re.search(r"Overall exposure level for cardtable.service: (\d+\.\d+)", security.stdout)[1])
+    assert exposure <= 2.5, security.stdout
+    as_table = ("nsenter", "-t", shown["MainPID"], "-m", "setpriv", "--reuid=cardtable", "--regid=cardtable",
+                "--init-groups")
+    for folder, writable in (("/var/lib/cardtable", True), ("/dev/shm", False), ("/run/lock", False),
+                             ("/opt/cardtable/app", False), ("/etc", False), ("/var/lib", False),
+                             ("/tmp", True), ("/var/tmp", True)):   # the last two its own (PrivateTmp)
+        wrote = machine.run(*as_table, "sh", "-c", f"echo probe > {folder}/probe && rm {folder}/probe")
+        assert (wrote.returncode == 0) == writable, (folder, wrote.stderr)
+    print(f"\nsystemd-analyze security cardtable.service (booted): {exposure}")
+
+
+def test_after_five_failed_starts_the_fallback_says_why_and_whom_to_call(machine):
+    settings = machine.root / SETTINGS.removeprefix("/")
+    kept = settings.read_text()
+    settings.write_text(kept.replace("CARDTABLE_LAYOUT=hubs-8-seat", "CARDTABLE_LAYOUT=no-such-layout"))
+    try:
+        machine.run("systemctl", "reset-failed", "cardtable.service", "cardtable-fallback.service")
+        machine.run("systemctl", "restart", "cardtable.service", timeout_s=90)
+        until(lambda: machine.show("cardtable-fallback.service", "ActiveState")["ActiveState"] == "active", 90,
+              "the fallback")
+        ended = machine.show("cardtable.service", "Result", "NRestarts")
+        assert ended == {"Result": "exit-code", "NRestarts": "5"}   # the fifth restart hit the start limit
+        until(lambda: "Marie, 06 12 34 56 78" in machine.log("cardtable-fallback.service"), 30,
+              "the fallback's message")
+        assert ("The table stopped: the program hit an error. Switch it off and on again. If this message comes "
+                "back, call Marie, 06 12 34 56 78.") in machine.log("cardtable-fallback.service")
+    finally:
+        settings.write_text(kept)
+    start(machine)                                                   # the table again: the fallback stops
+    assert machine.show("cardtable-fallback.service", "ActiveState")["ActiveState"] == "inactive"
+
+
+def test_a_game_resumes_after_a_power_cut(machine):
+    """A game in the journal; the machine's PID 1 killed outright; booted again, the table plays that game."""
+    start(machine)
+    machine.run("systemctl", "stop", "cardtable.service")
+    path = machine.root / "var/lib/cardtable/journal.sqlite"
+    for name in ("journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"):
+        (path.parent / name).unlink(missing_ok=True)
+    journal = Journal(path)
+    for kind, data in legal_entries("feira-torio", 3):
+        journal.append(kind, data)
+    journal.close()
+    machine.run("sh", "-c", "chown cardtable:cardtable /var/lib/cardtable/journal.sqlite*")
+    start(machine)
+    playing = machine.show("cardtable.service", "StatusText")["StatusText"]
+    assert playing.startswith("playing feira-torio at seats 1, 2, 3"), playing
+    machine.power_cut()
+    machine.boot()
+    until(lambda: machine.show("cardtable.service", "ActiveState")["ActiveState"] == "active", 90,
+          "the table ready after the boot")
+    boot_to_ready_s = time.monotonic() - machine.booted_at
+    assert machine.show("cardtable.service", "StatusText")["StatusText"] == playing
+    print(f"\nboot -> READY: {boot_to_ready_s:.1f} s")
