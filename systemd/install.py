@@ -57,8 +57,8 @@ SPI_ON = "dtparam=spi=on"
 NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".lgd-nfy*", "build", "out")
 
 # Debian packages. The display without a desktop (SDL's KMSDRM) needs GBM, EGL, GLES and Mesa's drivers; the
-# staff menu's power-off needs polkit.
-PACKAGES = ("python3-venv", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
+# staff menu's power-off needs polkit; the command `cardtable` runs the table's own as its user with sudo.
+PACKAGES = ("python3-venv", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd", "sudo")
 # To build the C extensions pip has no wheel of for this machine (spidev and lgpio on 64-bit Pi OS's Python
 # 3.11: piwheels builds 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
 # library's headers (liblgpio-dev: in Raspberry Pi OS's archive only). Those the archive lacks are left out.

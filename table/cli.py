@@ -109,6 +109,16 @@ def main(argv: list[str] | None = None) -> int:
     fallback.add_argument("--contact", help="whom the staff should call (default: $CARDTABLE_CONTACT)")
     fallback.add_argument("--fullscreen", action="store_true")
     fallback.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until stopped)")
+    for name, verb in (("backup", "write every file of the table's state directory (journal, registry, history, "
+                                  "archives) to FILE, a gzipped tar, even while the table plays"),
+                       ("restore", "put a backup's files in the table's state directory (the table stopped); the "
+                                   "files there before are kept in a folder before-restore-TIME")):
+        command = commands.add_parser(name, help=verb)
+        command.add_argument("file", metavar="FILE", help="the backup file; - for standard " +
+                             ("output" if name == "backup" else "input"))
+        command.add_argument("--state", type=Path, metavar="DIR", help="the state directory (default: the journal's)")
+    commands.add_parser("ended", help="record how the table's service ended, from systemd's $SERVICE_RESULT (its "
+                        "ExecStopPost=): after 5 failures in 30 minutes it stays stopped (docs/appliance.md)")
 
     layout = commands.add_parser("layout", help="check a table layout, or print its wiring tables")
     layout.add_argument("action", choices=("check", "wiring"))
@@ -225,6 +235,13 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "fallback":
         from table.appliance.fallback import run_fallback
         return run_fallback(args)
+    if args.command in ("backup", "restore"):
+        from table.storage.backup import backup_command
+        return backup_command(args.command, args.file, args.state or DEFAULT_JOURNAL.parent)
+    if args.command == "ended":
+        from table.appliance.failures import record
+        record(DEFAULT_JOURNAL.parent, os.environ.get("SERVICE_RESULT", ""))
+        return 0
     from table.bench import run_bench
     figures = run_bench(args.what, args.seconds)
     print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))

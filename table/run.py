@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 import threading
 from argparse import Namespace
+from pathlib import Path
 
 import pygame
 
+from table.appliance.failures import TOO_OFTEN, too_often
 from table.appliance.notify import Notifier
 from table.appliance.power import carry_out
 from table.appliance.stacks import all_stacks, dump_stacks_on_abort
@@ -74,7 +77,10 @@ def say_missing(layout: Layout, missing: list[str], simulated: bool, instead: st
 
 def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     """Run the table on `hardware` until the window closes (or for `args.frames` frames); without any display
-    with `args.headless`."""
+    with `args.headless`. Under the table's service, after too many failures of late: one line, TOO_OFTEN."""
+    if why := too_often(Path(args.journal).parent):
+        print(f"cardtable run: {why}", file=sys.stderr)
+        return TOO_OFTEN
     dump_stacks_on_abort()   # before any other thread starts
     output = None if args.headless else find_output()   # no screen at all: NoDisplay, before anything opens
     files = TableFiles(args.journal, args.registry)

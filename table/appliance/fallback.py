@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from table.appliance.failures import LIMIT, TOO_OFTEN, WINDOW_S
 from table.screen import draw
 from table.screen.display import Display, run_display
 from table.screen.outputs import find_output
@@ -40,6 +41,8 @@ REASONS = {
     "resources": ("le programme n'a pas pu démarrer", "the program could not start"),
     "oom-kill": ("la mémoire a manqué", "the memory ran out"),
 }
+TOO_OFTEN_REASON = (f"le programme a échoué {LIMIT} fois en {WINDOW_S // 60} minutes",
+                    f"the program failed {LIMIT} times in {WINDOW_S // 60} minutes")
 UNKNOWN = ("raison inconnue", "unknown reason")
 NOBODY = ("la personne responsable de la table", "the person in charge of the table")
 EXIT_CODES = {"1": "exited", "2": "killed", "3": "dumped"}   # systemctl's ExecMainCode (CLD_*) in words
@@ -58,6 +61,8 @@ class Failure:
 
     def reason(self) -> tuple[str, str]:
         """Why the table stopped, in French and in English."""
+        if self.ended == f"exited {TOO_OFTEN}":
+            return TOO_OFTEN_REASON
         return REASONS.get(self.result, UNKNOWN)
 
 

@@ -45,8 +45,10 @@ def machine(tmp_path_factory):
 
 
 def start(machine: Machine) -> float:
-    """Start the table afresh (its failures forgotten); seconds from `systemctl start` to READY."""
+    """Start the table afresh (its failures forgotten, by systemd and by the table); seconds from `systemctl
+    start` to READY."""
     machine.run("systemctl", "reset-failed", "cardtable.service", "cardtable-fallback.service")
+    (machine.root / "var/lib/cardtable/failures.log").unlink(missing_ok=True)
     began = time.monotonic()
     started = machine.run("systemctl", "restart", "cardtable.service", timeout_s=90)   # returns at READY (notify)
     assert started.returncode == 0, started.stderr + machine.log("cardtable.service")[-3000:]
@@ -123,6 +125,7 @@ def test_after_five_failed_starts_the_fallback_says_why_and_whom_to_call(machine
     settings.write_text(kept.replace("CARDTABLE_LAYOUT=hubs-8-seat", "CARDTABLE_LAYOUT=no-such-layout"))
     try:
         machine.run("systemctl", "reset-failed", "cardtable.service", "cardtable-fallback.service")
+        (machine.root / "var/lib/cardtable/failures.log").unlink(missing_ok=True)
         machine.run("systemctl", "restart", "cardtable.service", timeout_s=90)
         until(lambda: machine.show("cardtable-fallback.service", "ActiveState")["ActiveState"] == "active", 90,
               "the fallback")
@@ -136,6 +139,31 @@ def test_after_five_failed_starts_the_fallback_says_why_and_whom_to_call(machine
         settings.write_text(kept)
     start(machine)                                                   # the table again: the fallback stops
     assert machine.show("cardtable-fallback.service", "ActiveState")["ActiveState"] == "inactive"
+
+
+def test_hangs_that_recur_slowly_leave_the_table_stopped_with_the_fallback_saying_why(machine):
+    """Four failures of this boot in the last half hour (as `cardtable ended` records them), then one more hang:
+    the watchdog's kill is the fifth, the start after it refuses (78, not restarted), the fallback says so."""
+    start(machine)
+    log = machine.root / "var/lib/cardtable/failures.log"
+    # The boot id as the service sees it: nspawn shows the container another, which ProtectKernelTunables= hides.
+    main = machine.show("cardtable.service", "MainPID")["MainPID"]
+    boot = machine.run("nsenter", "-t", main, "-m", "cat", "/proc/sys/kernel/random/boot_id").stdout.strip()
+    log.write_text("".join(f"{time.time() - 300 * n:.0f} {boot} watchdog\n" for n in range(1, 5)))
+    machine.run("chown", "cardtable:cardtable", "/var/lib/cardtable/failures.log")
+    try:
+        machine.run("sh", "-c", f"kill -STOP {main}")
+        until(lambda: machine.show("cardtable-fallback.service", "ActiveState")["ActiveState"] == "active", 90,
+              "the fallback")
+        assert machine.show("cardtable.service", "ExecMainStatus", "ActiveState") == {
+            "ExecMainStatus": "78", "ActiveState": "failed"}
+        assert ("cardtable run: the table failed 5 times in 30 minutes (watchdog 5): it stays stopped until the "
+                "machine is restarted") in machine.log("cardtable.service")
+        until(lambda: "the program failed 5 times in 30 minutes" in machine.log("cardtable-fallback.service"), 30,
+              "the fallback's message")
+    finally:
+        log.unlink()
+    start(machine)
 
 
 def test_a_game_resumes_after_a_power_cut(machine):
@@ -160,3 +188,19 @@ def test_a_game_resumes_after_a_power_cut(machine):
     boot_to_ready_s = time.monotonic() - machine.booted_at
     assert machine.show("cardtable.service", "StatusText")["StatusText"] == playing
     print(f"\nboot -> READY: {boot_to_ready_s:.1f} s")
+
+
+def test_a_backup_taken_during_play_brings_the_table_back_on_a_blank_state(machine):
+    """As docs/appliance.md says: `sudo cardtable backup -` while the table runs, then with the table stopped
+    and its state lost, `sudo cardtable restore -`: the table is where it was."""
+    start(machine)
+    before = machine.show("cardtable.service", "StatusText")["StatusText"]
+    taken = machine.run("sh", "-c", "cardtable backup - > /root/table-backup.tar.gz")
+    said = taken.stderr.splitlines()[-1]   # after sudo's word about the container's host name, if any
+    assert taken.returncode == 0 and said.startswith("backed up "), taken.stderr
+    machine.run("systemctl", "stop", "cardtable.service")
+    machine.run("sh", "-c", "rm -r /var/lib/cardtable/*")                   # a new SD card, say
+    restored = machine.run("sh", "-c", "cardtable restore - < /root/table-backup.tar.gz")
+    assert restored.returncode == 0 and restored.stderr.splitlines()[-1].startswith("restored "), restored.stderr
+    start(machine)
+    assert machine.show("cardtable.service", "StatusText")["StatusText"] == before

@@ -98,7 +98,7 @@ def test_install_writes_the_table_into_the_root(checkout, root):
     commands = [line.removeprefix("not run (--root): ") for line in result.stdout.splitlines()
                 if line.startswith("not run")]
     for expected in ("apt-get install --yes --no-install-recommends python3-venv libgbm1 libegl1 libgles2 "
-                     "libgl1-mesa-dri polkitd",
+                     "libgl1-mesa-dri polkitd sudo",
                      ("useradd --system --user-group --groups spi,gpio,dialout,video,render,input "
                       "--home-dir /var/lib/cardtable --no-create-home --shell /usr/sbin/nologin cardtable"),
                      "/opt/cardtable/venv/bin/pip install --only-binary=lgpio,spidev --editable /opt/cardtable/app",
