@@ -20,7 +20,8 @@ PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 
 
-TOOLS = {"debootstrap": "debootstrap", "systemd-nspawn": "systemd-container", "nsenter": "util-linux"}
+TOOLS = {"debootstrap": "debootstrap", "systemd-nspawn": "systemd-container", "nsenter": "util-linux",
+         "qemu-system-x86_64": "qemu-system-x86", "mkfs.ext4": "e2fsprogs"}
 
 
 def needs() -> list[str]:
@@ -118,6 +119,18 @@ class Machine:
             self.power_cut()
         shutil.rmtree(self.root, ignore_errors=True)
 
+    def virtual_machine(self, console: Path) -> VirtualMachine:
+        """This machine's system, stopped, booted in QEMU with Debian's kernel and a virtio-gpu KMS card (a screen
+        connected): journald copies every log line to the serial console, written to `console`."""
+        if self.nspawn is not None and self.nspawn.poll() is None:
+            self.power_cut()
+        conf = self.root / "etc/systemd/journald.conf.d/console.conf"
+        conf.parent.mkdir(parents=True, exist_ok=True)
+        conf.write_text("[Journal]\nForwardToConsole=yes\nTTYPath=/dev/ttyS0\nMaxLevelConsole=info\n")
+        image = self.root.parent / "disk.ext4"
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", self.root, image, "3G"], check=True)
+        return VirtualMachine(self.root / "boot", image, console)
+
     @staticmethod
     def _until(done, timeout_s: float, what: str) -> None:
         deadline = time.monotonic() + timeout_s
@@ -125,3 +138,38 @@ class Machine:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no {what} after {timeout_s:g} s")
             time.sleep(0.2)
+
+
+class VirtualMachine:
+    """QEMU (software emulation: nested KVM hangs on these machines) booting the kernel in `boot` on the ext4
+    `image`, with a virtio-gpu KMS card and a keyboard, its serial console written to `console`."""
+
+    def __init__(self, boot: Path, image: Path, console: Path) -> None:
+        kernel, initrd = sorted(boot.glob("vmlinuz-*"))[-1], sorted(boot.glob("initrd.img-*"))[-1]
+        self.console = console
+        self.qemu = subprocess.Popen(
+            ["qemu-system-x86_64", "-machine", "q35", "-accel", "tcg", "-m", "1536", "-smp", "2", "-nodefaults",
+             "-display", "none", "-vga", "none", "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci",
+             "-kernel", kernel, "-initrd", initrd, "-append", "root=/dev/vda rw console=ttyS0 quiet",
+             "-drive", f"file={image},format=raw,if=virtio", "-serial", f"file:{console}", "-nic", "none"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.started = time.monotonic()
+
+    def log(self) -> str:
+        try:
+            return self.console.read_bytes().decode(errors="replace")
+        except OSError:
+            return ""
+
+    def wait_for(self, text: str, timeout_s: float) -> float:
+        """Seconds from the start until `text` is on the console; TimeoutError with the console's end."""
+        deadline = self.started + timeout_s
+        while text not in self.log():
+            if time.monotonic() > deadline or self.qemu.poll() is not None:
+                raise TimeoutError(f"no {text!r} on the console after {timeout_s:g} s:\n{self.log()[-3000:]}")
+            time.sleep(1)
+        return time.monotonic() - self.started
+
+    def close(self) -> None:
+        self.qemu.kill()
+        self.qemu.wait()
