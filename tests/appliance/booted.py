@@ -161,12 +161,14 @@ class VirtualMachine:
         except OSError:
             return ""
 
-    def wait_for(self, text: str, timeout_s: float) -> float:
-        """Seconds from the start until `text` is on the console; TimeoutError with the console's end."""
+    def wait_for(self, text: str, timeout_s: float, failed: str | None = None) -> float:
+        """Seconds from the start until `text` is on the console; TimeoutError with the console's end, at once
+        when `failed` is there first."""
         deadline = self.started + timeout_s
-        while text not in self.log():
-            if time.monotonic() > deadline or self.qemu.poll() is not None:
-                raise TimeoutError(f"no {text!r} on the console after {timeout_s:g} s:\n{self.log()[-3000:]}")
+        while text not in (log := self.log()):
+            if time.monotonic() > deadline or self.qemu.poll() is not None or failed and failed in log:
+                raise TimeoutError(f"no {text!r} on the console after {time.monotonic() - self.started:.0f} s:\n"
+                                   f"{log[-3000:]}")
             time.sleep(1)
         return time.monotonic() - self.started
 

@@ -224,7 +224,7 @@ def test_on_a_real_kms_screen_the_table_starts_under_its_own_unit(machine):
     (machine.root / "etc/systemd/system/multi-user.target.wants/kms-report.service").symlink_to(report)
     vm = machine.virtual_machine(machine.root.parent / "console.log")
     try:
-        ready_s = vm.wait_for("Started cardtable.service", 420)
+        ready_s = vm.wait_for("Started cardtable.service", 420, failed="cardtable.service: Main process exited")
         vm.wait_for("crtc-pos=1280x800+0+0", 120)
         log = vm.log()
     finally:
