@@ -19,6 +19,7 @@ from pathlib import Path
 
 LIMIT = 5
 WINDOW_S = 30 * 60
+SKEW_S = 60      # a failure recorded this far ahead of the clock (set back since) still counts
 TOO_OFTEN = 78   # run's exit status then: RestartPreventExitStatus= in cardtable.service
 FILE = "failures.log"
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
@@ -36,7 +37,7 @@ def record(state: Path, result: str, at: float | None = None, boot: str | None =
     """Record that the service ended with systemd's `result`, unless it is "success"; whether it was recorded."""
     if not result or result == "success":
         return False
-    line = f"{time.time() if at is None else at:.0f} {boot or boot_id()} {result.split()[0]}\n"
+    line = f"{int(time.time() if at is None else at)} {boot or boot_id()} {result.split()[0]}\n"
     with open(state / FILE, "a", encoding="utf-8") as log:   # one short append: whole, even if cut off after
         log.write(line)
     return True
@@ -53,7 +54,7 @@ def recent(state: Path, now: float | None = None, boot: str | None = None) -> li
     found = []
     for line in lines:
         parts = line.split()
-        if len(parts) == 3 and parts[1] == boot and parts[0].isdigit() and 0 <= now - int(parts[0]) <= WINDOW_S:
+        if len(parts) == 3 and parts[1] == boot and parts[0].isdigit() and -SKEW_S <= now - int(parts[0]) <= WINDOW_S:
             found.append(parts[2])
     return found
 

@@ -32,7 +32,7 @@ def needs() -> list[str]:
     missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
     if missing:
         subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", *missing], capture_output=True,
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], capture_output=True,
                        env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
     return [f"the command {tool} (Debian package {package}, which did not install)"
             for tool, package in TOOLS.items() if shutil.which(tool) is None]
