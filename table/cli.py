@@ -309,13 +309,13 @@ def history_command(path: Path, as_csv: bool, as_json: bool, export: list[str] |
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def duration(text: str) -> float:
     """A duration in seconds, 0 or more (argparse turns the ValueError into one line of usage)."""
     value = float(text)
     if not value >= 0:
         raise ValueError(text)
     return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

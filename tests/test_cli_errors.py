@@ -123,3 +123,9 @@ def test_replay_of_a_journal_that_is_not_there_or_only_its_wal(tmp_path):
                    f"cardtable replay: {journal}-wal: exists without {journal}: it may hold acknowledged inputs; "
                    "restore journal.sqlite or move the -wal file away (nothing was changed)")
     assert not journal.exists()
+
+
+def test_the_cli_module_runs_as_a_script_too():
+    """`python -m table.cli` as `python -m table` (a name it uses was defined under the __main__ guard)."""
+    result = subprocess.run([sys.executable, "-m", "table.cli", "bench", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "--seconds" in result.stdout, result.stderr
