@@ -229,7 +229,7 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "history":
         return history_command(args.journal.parent / "history.sqlite", args.csv, args.json, args.export)
     if args.command == "doctor":
-        from table.hardware.doctor import run_doctor
+        from table.doctor import run_doctor
         named = args.state is not None or "CARDTABLE_STATE" in os.environ   # the appliance's, or one asked for
         return run_doctor(args, args.state or DEFAULT_JOURNAL.parent, state_expected=named)
     if args.command == "fallback":

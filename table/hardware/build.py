@@ -279,7 +279,7 @@ def hub_wiring(layout: Layout, hub: Hub):
 
 def _legacy_reader(wiring: Wiring) -> Reader:
     from table.hardware.rfid.legacy import PackageReader
-    from table.hardware.boards import PI_HEADER
+    from table.layout.boards import PI_HEADER
     kwargs = {} if wiring.reset is None else {"reset_pin": PI_HEADER[wiring.reset]}
     return PackageReader(wiring.pad, wiring.bus, wiring.ce, **kwargs)
 

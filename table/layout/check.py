@@ -3,7 +3,7 @@
 `check_layout` finds errors (the table cannot work wired like this) and
 warnings (it works, with a caveat). `summary` says in a few lines what the
 table is and what the Pi's config.txt needs. Pin facts are in
-`table.hardware.boards`.
+`table.layout.boards`.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from table.hardware.boards import (PI_BOARD, PI_CAVEATS, PI_I2C_PULLUPS, PI_SPI, PICO_BOARD, PICO_HEADER,
+from table.layout.boards import (PI_BOARD, PI_CAVEATS, PI_I2C_PULLUPS, PI_SPI, PICO_BOARD, PICO_HEADER,
                                    PICO_ONBOARD, SIMULATED_BOARD, Board, pico_pwm, pico_spi)
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ layout.
 """
 from __future__ import annotations
 
-from table.hardware.boards import PI_SPI, Board
+from table.layout.boards import PI_SPI, Board
 from table.layout import Layout, Seat, Wiring
 from table.layout.check import board_for, pi_spi_config
 

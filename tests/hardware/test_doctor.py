@@ -8,7 +8,7 @@ from table import cli
 from table.cli import main
 from table.events import EventBus
 from table.hardware import pins
-from table.hardware.doctor import Doctor, HandMaker, report
+from table.doctor import Doctor, HandMaker, report
 from table.hardware.hub import host
 from table.hardware.lights import build_lights_and_buttons, press
 from table.hardware.pins import simulated_factories

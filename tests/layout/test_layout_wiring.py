@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from table.hardware.boards import PI_HEADER, PI_SPI, PICO_HEADER, pico_pwm, pico_spi
+from table.layout.boards import PI_HEADER, PI_SPI, PICO_HEADER, pico_pwm, pico_spi
 from table.layout import LAYOUTS, load_layout
 from table.layout.wiring import wiring_markdown
 
