@@ -119,6 +119,22 @@ def test_the_service_has_no_network_but_the_displays_netlink_and_writes_only_its
     print(f"\nsystemd-analyze security cardtable.service (booted): {exposure}")
 
 
+def test_the_polkit_rule_lets_the_table_power_off_and_reboot_and_nothing_more(machine):
+    """Asked of the booted system's polkitd (pkcheck, over D-Bus): the table's process may power off and reboot
+    (its staff menu); not halt nor manage units, and another unprivileged user may not reboot."""
+    start(machine)
+    table = machine.show("cardtable.service", "MainPID")["MainPID"]
+
+    def allowed(action: str, pid: str) -> bool:
+        return machine.run("pkcheck", "--action-id", f"org.freedesktop.{action}", "--process", pid).returncode == 0
+
+    assert allowed("login1.power-off", table) and allowed("login1.reboot", table)
+    assert not allowed("login1.halt", table) and not allowed("systemd1.manage-units", table)
+    other = machine.run("sh", "-c", "setpriv --reuid=nobody --regid=nogroup --clear-groups sleep 60 & sleep 1; "
+                                    "pkcheck --action-id org.freedesktop.login1.reboot --process $!")
+    assert other.returncode != 0 and "requires authentication" in other.stderr
+
+
 def test_after_five_failed_starts_the_fallback_says_why_and_whom_to_call(machine):
     settings = machine.root / SETTINGS.removeprefix("/")
     kept = settings.read_text()
