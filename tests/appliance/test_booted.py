@@ -222,23 +222,33 @@ def test_a_backup_taken_during_play_brings_the_table_back_on_a_blank_state(machi
     assert machine.show("cardtable.service", "StatusText")["StatusText"] == before
 
 
-def test_on_a_real_kms_screen_the_table_starts_under_its_own_unit(machine):
+def on_the_plane(log: str) -> bool:
+    """Whether the kernel's DRM state, as the report unit wrote it to the console, shows a framebuffer on the
+    card's primary plane."""
+    state = re.sub(r"\[ *[\d.]+\] [\w-]+\[\d+\]: ", "", log[log.index("KMS state:"):])   # the journal's prefixes
+    return re.search(r"plane\[\d+\]: plane-0\s+crtc=crtc-0\s+fb=\d+", state) is not None
+
+
+def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_units(machine):
     """The same system with Debian's kernel, booted in QEMU with a virtio-gpu KMS card whose screen is
-    connected, without the dummy driver: SDL's KMSDRM opens its udev netlink socket inside the unit (it died
-    with SIGSEGV in pygame.display.init() under RestrictAddressFamilies=AF_UNIX) and the table reaches READY
-    with its page on the card's plane. (QEMU's screendump does not show what user space puts on a KMS plane,
+    connected, without the dummy driver: SDL's KMSDRM opens its udev netlink socket inside the units (it died
+    with SIGSEGV in pygame.display.init() under RestrictAddressFamilies=AF_UNIX), the table reaches READY with
+    its page on the card's plane; booted again with a layout that does not exist, the fallback's message is on
+    the plane after five failed starts. (QEMU's screendump does not show what user space puts on a KMS plane,
     even a modetest pattern, so the page itself is not compared here.)"""
     start(machine)
     kernel = machine.run("apt-get", "install", "--yes", "--no-install-recommends", "linux-image-amd64", "udev",
                          timeout_s=900)
     assert kernel.returncode == 0, kernel.stderr[-2000:]
-    (machine.root / "etc/systemd/system/cardtable.service.d/no-screen.conf").unlink()
+    for unit in ("cardtable", "cardtable-fallback"):
+        (machine.root / f"etc/systemd/system/{unit}.service.d/no-screen.conf").unlink()
     report = machine.root / "etc/systemd/system/kms-report.service"
-    report.write_text("[Unit]\nAfter=cardtable.service\n[Service]\nType=oneshot\nExecStart=/bin/sh -c "
-                      "'sleep 5; echo KMS state:; cat /sys/kernel/debug/dri/0/state'\n"
-                      "StandardOutput=journal+console\n[Install]\nWantedBy=multi-user.target\n")
+    report.write_text("[Service]\nType=oneshot\nExecStart=/bin/sh -c 'until systemctl -q is-active "
+                      "cardtable.service cardtable-fallback.service; do sleep 1; done; sleep 5; echo KMS state:; "
+                      "cat /sys/kernel/debug/dri/0/state'\nStandardOutput=journal+console\n"
+                      "[Install]\nWantedBy=multi-user.target\n")
     (machine.root / "etc/systemd/system/multi-user.target.wants/kms-report.service").symlink_to(report)
-    vm = machine.virtual_machine(machine.root.parent / "console.log")
+    vm = machine.virtual_machine(machine.root.parent / "table.log")
     try:
         ready_s = vm.wait_for("Started cardtable.service", 420, failed="cardtable.service: Main process exited")
         vm.wait_for("crtc-pos=1280x800+0+0", 120)
@@ -246,6 +256,16 @@ def test_on_a_real_kms_screen_the_table_starts_under_its_own_unit(machine):
     finally:
         vm.close()
     assert "cardtable.service: Main process exited" not in log and "cardtable.service: Failed" not in log, log[-3000:]
-    state = re.sub(r"\[ *[\d.]+\] [\w-]+\[\d+\]: ", "", log[log.index("KMS state:"):])   # the journal's prefixes
-    assert re.search(r"plane\[\d+\]: plane-0\s+crtc=crtc-0\s+fb=\d+", state), state[:2000]
-    print(f"\nQEMU boot -> READY on a KMS screen: {ready_s:.0f} s")
+    assert on_the_plane(log), log[-3000:]
+    settings = machine.root / SETTINGS.removeprefix("/")
+    settings.write_text(settings.read_text().replace("CARDTABLE_LAYOUT=hubs-8-seat", "CARDTABLE_LAYOUT=no-such"))
+    vm = machine.virtual_machine(machine.root.parent / "fallback.log")
+    try:
+        fallback_s = vm.wait_for("Started cardtable-fallback.service", 420,
+                                 failed="cardtable-fallback.service: Main process exited")
+        vm.wait_for("crtc-pos=1280x800+0+0", 120)
+        log = vm.log()
+    finally:
+        vm.close()
+    assert "The table stopped: the program hit an error." in log and on_the_plane(log), log[-3000:]
+    print(f"\nQEMU boot -> READY on a KMS screen: {ready_s:.0f} s; -> the fallback on it: {fallback_s:.0f} s")
