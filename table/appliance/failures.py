@@ -17,6 +17,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from table.appliance import as_the_service
+
 LIMIT = 5
 WINDOW_S = 30 * 60
 SKEW_S = 60      # a failure recorded this far ahead of the clock (set back since) still counts
@@ -61,7 +63,7 @@ def recent(state: Path, now: float | None = None, boot: str | None = None) -> li
 
 def too_often(state: Path, environ: Mapping[str, str] = os.environ) -> str | None:
     """Under the table's service: why it must not start again (one line), or None."""
-    if environ.get("CARDTABLE_APPLIANCE") != "1" or "INVOCATION_ID" not in environ:
+    if not as_the_service(environ):
         return None
     failures = recent(state)
     if len(failures) < LIMIT:

@@ -14,6 +14,8 @@ import os
 import subprocess
 from collections.abc import Callable, Mapping
 
+from table.appliance import as_the_service
+
 log = logging.getLogger(__name__)
 
 ASKS = ("poweroff", "reboot")
@@ -25,7 +27,7 @@ def carry_out(what: str, environ: Mapping[str, str] = os.environ,
     when systemd refused, so that the service restarts and the table is back); else only say so."""
     if what not in ASKS:
         raise ValueError(f"no such power request {what!r}")
-    if environ.get("CARDTABLE_APPLIANCE") != "1" or "INVOCATION_ID" not in environ:
+    if not as_the_service(environ):
         print(f"staff asked to {what} from the staff menu: the table has stopped "
               "(it does not run as the table's systemd service, so the machine stays on)")
         return 0

@@ -11,6 +11,7 @@ errors (a segmentation fault, an abort from C).
 from __future__ import annotations
 
 import faulthandler
+import functools
 import os
 import signal
 import sys
@@ -26,18 +27,12 @@ def all_stacks() -> str:
                      for ident, frame in sys._current_frames().items())
 
 
-_dumper: list[threading.Thread] = []   # the thread that waits for SIGABRT, once started
-
-
+@functools.cache   # once per process: called again, nothing more
 def dump_stacks_on_abort() -> None:
     """Take over SIGABRT sent from outside (systemd's watchdog): write every thread's stack to stderr (the
-    journal), then abort. Call on the main thread before other threads start: they inherit the block. Once per
-    process (again: nothing)."""
-    if _dumper:
-        return
+    journal), then abort. Call on the main thread before other threads start: they inherit the block."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGABRT})
-    _dumper.append(threading.Thread(target=_on_abort, name="stack dump", daemon=True))
-    _dumper[0].start()
+    threading.Thread(target=_on_abort, name="stack dump", daemon=True).start()
 
 
 def _on_abort() -> None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from table.hardware.rfid.mfrc522 import FACTORY_PASSWORD
 from table.storage.registry import Tag, TagRegistry, deck_cards, staff_tag
 
-FACTORY_PASSWORD = b"\xff\xff\xff\xff"   # an NTAG21x's password as it leaves the factory
 # Writes a password and PACK on the tag placed (uid, password, pack, its current password): the station's reader.
 Protect = Callable[[str, bytes, bytes, bytes], bool]
 

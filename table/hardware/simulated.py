@@ -5,8 +5,9 @@ import random
 from dataclasses import dataclass
 
 from table.hardware.ports import ReaderFault
+from table.hardware.rfid.mfrc522 import FACTORY_PASSWORD
 
-FACTORY_KEY = (b"\xff\xff\xff\xff", b"\x00\x00")   # an NTAG21x's password and PACK as it leaves the factory
+FACTORY_KEY = (FACTORY_PASSWORD, b"\x00\x00")   # an NTAG21x's password and PACK as it leaves the factory
 
 
 @dataclass(frozen=True, slots=True)

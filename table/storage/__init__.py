@@ -130,12 +130,17 @@ def _created(db: sqlite3.Connection, kind: str, schema: str, version: int) -> sq
     return db
 
 
+def is_sqlite(path: Path) -> bool:
+    """Whether the file at `path` begins as an SQLite database does."""
+    with path.open("rb") as file:
+        return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+
+
 def _recognise(path: Path, kind: str, versions: tuple[int, ...], legacy_tables: frozenset[str]) -> None:
     """Refuse (StorageRefused) a file that is not a sound `kind` file of one of the formats `versions` (the
     newest first); reads only."""
-    with path.open("rb") as file:
-        if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
-            raise StorageRefused(path, f"not an SQLite file (garbage, or another program's file): not a {kind}")
+    if not is_sqlite(path):
+        raise StorageRefused(path, f"not an SQLite file (garbage, or another program's file): not a {kind}")
     try:
         db = connect(path, read_only=True)
         try:

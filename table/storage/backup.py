@@ -18,11 +18,12 @@ import sys
 import tarfile
 import tempfile
 import time
+from contextlib import nullcontext
 import zlib
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from table.storage import SQLITE_HEADER, StorageRefused, connect
+from table.storage import StorageRefused, connect, is_sqlite
 from table.storage.files import own
 from table.storage.history import History
 from table.storage.journal import Journal
@@ -38,11 +39,11 @@ def backup_command(command: str, file: str, state: Path) -> int:
     if command == "backup":
         if not state.is_dir():
             raise StorageRefused(state, "there is no state directory here: nothing to back up")
-        with (open(file, "wb") if file != "-" else sys.stdout.buffer) as out:
+        with open(file, "wb") if file != "-" else nullcontext(sys.stdout.buffer) as out:
             count = backup(state, out)
         print(f"backed up {count} files of {state} to {'standard output' if file == '-' else file}", file=sys.stderr)
         return 0
-    with (open(file, "rb") if file != "-" else sys.stdin.buffer) as source:
+    with open(file, "rb") if file != "-" else nullcontext(sys.stdin.buffer) as source:
         count, aside = restore(state, source)
     kept = f"; the files there before are in {aside}" if aside else ""
     print(f"restored {count} files to {state}{kept}", file=sys.stderr)
@@ -57,7 +58,7 @@ def backup(state: Path, out: BinaryIO) -> int:
             name = path.relative_to(state).as_posix()
             if name.startswith(ASIDE):
                 continue
-            source = _snapshot(path, Path(scratch) / "copy") if _is_sqlite(path) else path
+            source = _snapshot(path, Path(scratch) / "copy") if is_sqlite(path) else path
             tar.add(source, arcname=name, recursive=False)
             count += 1
     return count
@@ -88,11 +89,6 @@ def restore(state: Path, source: BinaryIO) -> tuple[int, Path | None]:
         return len(names), aside
     finally:
         lock.close()
-
-
-def _is_sqlite(path: Path) -> bool:
-    with path.open("rb") as file:
-        return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
 
 
 def _snapshot(path: Path, copy: Path) -> Path:

@@ -345,7 +345,7 @@ def simulated_uid(name: str) -> str:
 
 def enrol_simulated(registry: TagRegistry, deck: str, card_ids, staff_cards: int = 1) -> None:
     """Give every card of a deck, and the staff cards, a simulated tag (skipping those already enrolled); the staff
-    tags are recorded as protected (simulated hardware writes their keys on them: `SimulatedTags`)."""
+    tags are recorded as protected (the simulated table lays tags holding their keys: SimulatedTable)."""
     tags = [Tag("card", deck, c) for c in card_ids] + [staff_tag(i + 1) for i in range(staff_cards)]
     for tag in tags:
         uid = simulated_uid(f"{tag.deck}/{tag.card}")

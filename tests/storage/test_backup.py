@@ -115,3 +115,14 @@ def test_the_commands_back_up_to_a_file_and_restore_from_it(state, tmp_path, cap
     files.close()
     assert main(["restore", str(target), "--state", str(tmp_path / "other")]) == 0
     assert capsys.readouterr().err == f"restored 4 files to {tmp_path / 'other'}\n"
+
+
+def test_a_backup_to_standard_output_leaves_it_open(state, capsysbinary):
+    """`cardtable backup -`: the tar on standard output, which the command does not close (the process writes
+    on after it)."""
+    folder, _ = state
+    assert main(["backup", "-", "--state", str(folder)]) == 0
+    out = capsysbinary.readouterr().out
+    assert sorted(tarfile.open(fileobj=io.BytesIO(out)).getnames())[0] == "failures.log"
+    print("still open")
+    assert capsysbinary.readouterr().out == b"still open\n"
