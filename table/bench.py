@@ -36,7 +36,7 @@ from time import perf_counter, perf_counter_ns, process_time
 from unittest import mock
 
 from table.events import Accepted, ButtonDown, CardPlaced, Refused
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.contract import Game
 from table.games.kit.replay import replay
 from table.hardware.lights import press
@@ -80,7 +80,7 @@ def bench_engines(seconds: float) -> dict:
 
 
 def bench_engine(game: Game, seconds: float) -> dict:
-    deck = deck_for(game.name)
+    deck = game.deck
     rng = random.Random(1)
     games = actions = 0
     recorded = []
@@ -317,7 +317,7 @@ def bench_startup(counts: tuple[int, ...] = (0, 100, 1000)) -> dict:
     pygame.font.init()
     layout = load_layout(LAYOUT)
     game, rng = GAMES["feira-torio"], random.Random(5)
-    state = game.rules.new_game(deck_for(game.name), len(SEATS), 0, {})
+    state = game.rules.new_game(game.deck, len(SEATS), 0, {})
     one_game = [("start", {"game": game.name, "options": {}, "seats": SEATS, "first": 0})]
     while not game.rules.need(state).done:
         action = rng.choice(game.rules.legal_actions(state))

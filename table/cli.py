@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from table.games import GAMES
+from table.registry import GAMES
 from table.storage import StorageRefused
 
 DEFAULT_JOURNAL = Path(os.environ.get("CARDTABLE_STATE", Path.home() / ".local/state/cardtable")) / "journal.sqlite"

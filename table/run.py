@@ -33,6 +33,7 @@ from table.screen.outputs import Output, find_output
 from table.screen.pager import Pager
 from table.storage.files import TableFiles
 from table.vitals import problems
+from table.registry import GAMES
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class TableWindow:
 
     def __init__(self, table: Table, lang: str = "fr") -> None:
         self.table = table
-        self.pager = Pager(Screen(lang))
+        self.pager = Pager(Screen(GAMES, lang))
         self.running = True
 
     def frame(self) -> pygame.Surface:

@@ -16,7 +16,7 @@ import pytest
 
 from table import bench
 from table.cli import main
-from table.games import GAMES
+from table.registry import GAMES
 from table.storage.journal import Journal
 
 LINE = re.compile(r"seat (\d): (\d+)(  <- winner)?")

@@ -23,6 +23,7 @@ from table.sim.demo import NOISY
 from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
+from table.registry import GAMES
 
 SINGLE, SLOTS = "sim-6-single", "sim-6-slots"
 GREEN = (0.0, 1.0, 0.0)
@@ -127,7 +128,7 @@ def test_one_round_from_raw_reads_to_seat_pins_and_screen_frames(tmp_path, long_
         check_lights(sim)
         assert light(sim, 4) == LightState.YOUR_TURN       # the dealer lays the next lots
         # the screen: each reveal step and the take-back page, from the table's view
-        screen = Screen("fr")
+        screen = Screen(GAMES, "fr")
         table_view = sim.table.table_view()
         assert table_view["lights"][4] == "your_turn"
         pages = screen.pages(table_view)
@@ -178,7 +179,7 @@ def test_the_final_frames_render_from_the_table_view(whole_game, tmp_path):
     view = sim.table.table_view()
     assert set(view["lights"].values()) <= {"winner", "off"}
     for lang in ("fr", "en"):
-        screen = Screen(lang)
+        screen = Screen(GAMES, lang)
         pages = screen.pages(view)
         assert pages[-2:] == [("scores", None), ("over", None)]
         for page, step in pages:
@@ -245,7 +246,7 @@ def test_a_dead_reader_shows_on_its_seat_light_and_on_screen_and_recovers_withou
     cards: list = []
     sim.table.bus.subscribe(CardPlaced, cards.append)
     sim.table.bus.subscribe(CardRemoved, cards.append)
-    screen = Screen(lang)
+    screen = Screen(GAMES, lang)
     try:
         for seat in (1, 3):
             sim.tap(f"seat{seat}", "TA01")

@@ -13,7 +13,7 @@ import pygame
 
 from table.assets import deck_data
 from table.enrol.enrolment import Enrolment
-from table.games import game_for_deck
+from table.registry import game_for_deck
 from table.screen import draw
 from table.screen.draw import (
     BACK,

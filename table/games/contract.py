@@ -1,7 +1,7 @@
 """The contract between the table and its games, and the physical acts a table reports.
 
 A game is one package under table/games/ that registers one `Game` record
-(table/games/__init__.py lists them). Its rules are a module of pure functions:
+(table/registry.py lists them). Its rules are a module of pure functions:
 plain immutable data in, plain immutable data out; no I/O, clock, threads or
 global random. The rules say what they need next (`Need`), refuse illegal
 actions with a `Refusal`, and show each seat only what that seat may know
@@ -47,9 +47,12 @@ Acts module (physical acts <-> actions, both ways):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import import_module
 from types import ModuleType
 from typing import Any, Protocol
+
+from table.assets import deck_data
 
 
 # ---------------------------------------------------------------- what a game needs next
@@ -243,6 +246,11 @@ class Game:
     @property
     def name(self) -> str:
         return self.info.name
+
+    @cached_property
+    def deck(self) -> Any:
+        """The deck it plays with, built once from its deck file (`rules.make_deck`)."""
+        return self.rules.make_deck(deck_data(self.info.deck))
 
     @property
     def page(self) -> ModuleType:

@@ -9,12 +9,13 @@ reached through the registry.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 import pygame
 
 from table.assets import deck_data
-from table.games import GAMES
+from table.games.contract import Game
 from table.screen import draw
 from table.screen.canvas import HEADER, Canvas
 from table.screen.draw import BG, FAULT, GOLD, GREEN, INK, LIGHTS, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT, WARN
@@ -26,15 +27,16 @@ from table.screen.staff import draw_staff
 class Screen:
     """The score screen of one table, in one language."""
 
-    def __init__(self, lang: str = "fr"):
+    def __init__(self, games: Mapping[str, Game], lang: str = "fr"):
         pygame.font.init()
+        self.games = games
         self.t = Translator(lang)
 
     @cache
     def faces(self, game: str) -> Faces:
         """The card faces of a game's deck, in this screen's language."""
-        info = GAMES[game].info
-        return GAMES[game].faces(deck_data(info.deck), self.t.lang)
+        info = self.games[game].info
+        return self.games[game].faces(deck_data(info.deck), self.t.lang)
 
     # ------------------------------------------------------------ pages
 
@@ -42,7 +44,7 @@ class Screen:
         """The pages to show for this table view, in order; the last one stays on screen."""
         if table["mode"] == "lobby" or table.get("view") is None:
             return [("lobby", None)]
-        return GAMES[table["game"]].page.pages(table)
+        return self.games[table["game"]].page.pages(table)
 
     def render(self, table: dict, page: str, step: int | None = None) -> pygame.Surface:
         """One page of the screen for this table view, on a new 1280x720 surface."""
@@ -54,7 +56,7 @@ class Screen:
         elif page == "over":
             self._over(c)
         else:
-            GAMES[table["game"]].page.draw_page(c, page, step)
+            self.games[table["game"]].page.draw_page(c, page, step)
         if table.get("menus"):
             self._menus(c, table["menus"])
         if table.get("message"):
@@ -155,7 +157,7 @@ class Screen:
                 status, ready = _start_status(t, table, short=True)
                 label, value = t("menu_start"), "" if ready else status
             else:
-                option = next(o for o in GAMES[table["game"]].info.options if o.name == line)
+                option = next(o for o in self.games[table["game"]].info.options if o.name == line)
                 value = table["options"].get(line)
                 label = t(f"option_{line}")
                 value = t(f"option_{line}_{_key(value)}") if t.has(f"option_{line}_{_key(value)}") else str(value)
@@ -173,7 +175,7 @@ class Screen:
         and how to play again."""
         t, surf, view = c.t, c.surf, c.view
         winners = [c.seat(p) for p in view["winners"]]
-        page = GAMES[c.table["game"]].page
+        page = self.games[c.table["game"]].page
         c.header(t("game_name"), t("game_over_title"), page.subtitle(c) if hasattr(page, "subtitle") else "")
         title = t.count("winner", len(winners), seats=t.seats(winners))
         r = draw.text(surf, title, 76, GOLD, "midtop", (SIZE[0] // 2, HEADER + 18), width=1000)

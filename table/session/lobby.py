@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from table.games import GAMES
+from table.registry import GAMES
 from table.games.contract import Game
 from table.layout import Layout
 

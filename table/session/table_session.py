@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from table.events import (Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, PowerAsked,
                           ProofAsked, ProofGiven, ReaderDead, ReaderRecovered, Refused, Tick, log_failure)
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt, Refusal
 from table.games.kit import codec
 from table.layout import Layout
@@ -526,7 +526,7 @@ class TableSession:
         elif kind == "start":
             game, seats, options, first = checked
             self.game, self.players, self.menu = game, seats, Menu(game.name, options)
-            self.state = game.rules.new_game(deck_for(game.name), len(seats), first, options)
+            self.state = game.rules.new_game(game.deck, len(seats), first, options)
             self.cursor = None
             self.menus.clear()
             self._began = self._clocked = seq
@@ -652,13 +652,18 @@ class TableSession:
             return {"key": f"storage_{self.storage}_staff", "params": {}, "seat": None}
         return self.notices[self.seen] if self.seen < len(self.notices) else None
 
+    @property
+    def chosen(self) -> Game:
+        """The game in play, or in the lobby the one its menu has chosen."""
+        return self.game or GAMES[self.menu.game]
+
     def public(self) -> dict | None:
         """The engine's public view (None in the lobby)."""
         return None if self.state is None else self.game.rules.observe(self.state, None)
 
     def table_view(self) -> dict:
         """Everything the screen may draw (see docs/screen.md); nothing secret."""
-        info = (self.game or GAMES[self.menu.game]).info
+        info = self.chosen.info
         return {
             "mode": "lobby" if self.state is None else "game",
             "game": info.name,

@@ -6,7 +6,7 @@ import random
 from argparse import Namespace
 from pathlib import Path
 
-from table.games import GAMES
+from table.registry import GAMES
 from table.hardware.simulated import Noise
 from table.layout import load_layout
 from table.session.replay import public_state
@@ -67,7 +67,7 @@ def _frame_writer(args: Namespace):
 
     from table.screen import Screen
 
-    screen = Screen(args.lang)
+    screen = Screen(GAMES, args.lang)
     args.frames.mkdir(parents=True, exist_ok=True)
     count = iter(range(1, 100_000))
     rounds = iter(range(1, 100_000))

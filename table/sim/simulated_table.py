@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from table.assets import deck_data
 from table.events import Tick
-from table.games import GAMES
+from table.registry import GAMES
 from table.hardware.build import ChipPad, emulated, simulated
 from table.hardware.lights import press
 from table.hardware.simulated import Noise
@@ -61,7 +61,7 @@ class SimulatedTable:
     @property
     def deck(self) -> str:
         """The deck of the game in play, or of the game chosen in the lobby."""
-        return (self.session.game or GAMES[self.session.menu.game]).info.deck
+        return self.session.chosen.info.deck
 
     def uid(self, card: str) -> str:
         """The tag UID of a card of the current game's deck (or 'staff-1' for the staff card)."""

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import pygame
 
 from table.events import PowerAsked
-from table.games import GAMES
+from table.registry import GAMES
 from table.layout import Layout, load_layout
 from table.screen import Screen, Translator, draw
 from table.screen.display import Display, run_display
@@ -25,7 +25,7 @@ from table.screen.outputs import find_output
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, TEAMS, TEXT
 from table.screen.pager import Pager
 from table.sim.simulated_table import SimulatedTable
-from table.sim.world import CannotDo
+from table.bots.world import CannotDo
 from table.storage.files import TableFiles
 from table.storage.journal import Journal
 
@@ -58,7 +58,7 @@ class SimWindow:
         self.rng = random.Random(seed)
         self.bots = None
         self._follow_game()
-        self.screen = Screen(lang)
+        self.screen = Screen(GAMES, lang)
         self.common = Translator(lang)
         self.canvas = pygame.Surface(SIZE)
         self.seat = 1
@@ -127,7 +127,7 @@ class SimWindow:
     def game(self) -> str:
         """The game in play, or chosen in the lobby."""
         session = self.sim.session
-        return (session.game or GAMES[session.menu.game]).name
+        return session.chosen.name
 
     @property
     def t(self) -> Translator:

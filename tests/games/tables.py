@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Iterator
 
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.contract import Game
 from table.session.lights import need_lights
 
@@ -49,7 +49,7 @@ class Played:
 
 def new_state(game: Game, players: int, seed: int = 0, options: dict | None = None):
     """A new game of `players`, started by player `seed % players`, with the defaults overridden by `options`."""
-    return game.rules.new_game(deck_for(game.name), players, seed % players, {**game.info.defaults(), **(options or {})})
+    return game.rules.new_game(game.deck, players, seed % players, {**game.info.defaults(), **(options or {})})
 
 
 def random_states(game: Game, players: int, seed: int, options: dict | None = None) -> Iterator:

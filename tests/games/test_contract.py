@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from table.events import ButtonDown, CardPlaced, EventBus, PadSeenEmpty, Refused
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.contract import ButtonPress, Need, PadShape
 from table.games.kit.codec import from_json, to_json
 from table.layout import load_layout
@@ -105,7 +105,7 @@ def applied(rules, state, actions):
 @pytest.fixture(scope="module")
 def screen():
     pygame.font.init()
-    return Screen("fr")
+    return Screen(GAMES, "fr")
 
 
 @pytest.mark.parametrize("name, players", CASES)
@@ -113,7 +113,7 @@ def screen():
 @given(seed=st.integers(0, 2**31))
 def test_random_legal_play_keeps_the_contract(screen, name, players, seed):
     game = GAMES[name]
-    rules, deck, rng = game.rules, deck_for(name), random.Random(seed)
+    rules, deck, rng = game.rules, GAMES[name].deck, random.Random(seed)
     options = random_options(game, rng)
     first = seed % players
     state = rules.new_game(deck, players, first, options)
@@ -175,7 +175,7 @@ def test_the_journal_replays_to_the_live_state(name, players):
     states = list(random_states(game, players, players, options))
     # random_states plays from new_state(..., seed=players); rebuild the actions from consecutive states
     live = states[-1]
-    replayed = game.rules.new_game(deck_for(name), players, players % players, {**game.info.defaults(), **options})
+    replayed = game.rules.new_game(GAMES[name].deck, players, players % players, {**game.info.defaults(), **options})
     assert replayed == states[0]
     for before, after in zip(states, states[1:]):
         action = next(a for a in game.rules.legal_actions(before) if game.rules.apply(before, a) == after)
@@ -203,7 +203,7 @@ def live_session(game, players: int, seed: int) -> tuple[TableSession, EventBus,
         journal.append("join", {"seat": seat})
     options = random_options(game, rng)
     journal.append("start", {"game": game.name, "options": options, "seats": seats, "first": 0})
-    state = game.rules.new_game(deck_for(game.name), players, 0, {**game.info.defaults(), **options})
+    state = game.rules.new_game(game.deck, players, 0, {**game.info.defaults(), **options})
     for _ in range(rng.randrange(200)):
         if game.rules.need(state).done:
             break

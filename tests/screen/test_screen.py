@@ -14,7 +14,7 @@ import pytest
 from conftest import around
 
 from table.assets import deck_data
-from table.games import GAMES
+from table.registry import GAMES
 from table.games.feira_torio import rules as ft
 from table.games.feira_torio.faces import Faces
 from table.games.feira_torio.page import formula, take_back
@@ -83,7 +83,7 @@ VIEWS = {
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -10,7 +10,7 @@ import random
 
 from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.kit.codec import to_json
 from table.layout import load_layout
 from table.session.table_session import TableSession
@@ -28,7 +28,7 @@ def registered_kitty(seed: int = 3):
     for seat in (1, 2, 3):
         journal.append("join", {"seat": seat})
     journal.append("start", {"game": "kitty", "options": {}, "seats": [1, 2, 3], "first": 0})
-    state, rng, last = rules.new_game(deck_for("kitty"), 3, 0, KITTY.info.defaults()), random.Random(seed), None
+    state, rng, last = rules.new_game(GAMES["kitty"].deck, 3, 0, KITTY.info.defaults()), random.Random(seed), None
     while state.phase != "pass":
         action = rng.choice(rules.legal_actions(state))
         if type(action).__name__ == "Register" and action.player == 0:

@@ -12,7 +12,7 @@ import pytest
 
 from table.cli import main
 from table.events import EventBus
-from table.games import deck_for
+from table.registry import GAMES
 from table.games.feira_torio import rules as ft
 from table.games.kit.codec import to_json
 from table.layout import load_layout
@@ -33,7 +33,7 @@ def restore(entries, path=":memory:") -> TableSession:
 
 def bidding_entries(seed: int = 1) -> tuple[list, ft.State]:
     """A legal journal up to the first bid of round 1, and the engine state there."""
-    state = ft.new_game(deck_for("feira-torio"), 3, 0)
+    state = ft.new_game(GAMES["feira-torio"].deck, 3, 0)
     entries = [*JOINS, START]
     rng = random.Random(seed)
     while state.phase != "bidding":
@@ -61,7 +61,7 @@ def test_a_bid_on_a_locked_slot_is_refused_with_its_entry_number():
 
 def test_a_bid_with_a_card_the_seat_does_not_hold_is_refused():
     """Round 2: every hand is known; a bid of another seat's card would put a card in two places."""
-    state = ft.new_game(deck_for("feira-torio"), 3, 0)
+    state = ft.new_game(GAMES["feira-torio"].deck, 3, 0)
     entries, rng = [*JOINS, START], random.Random(5)
     while not (state.phase == "bidding" and state.round == 2):
         action = rng.choice(ft.legal_actions(state))

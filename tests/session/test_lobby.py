@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused
-from table.games import GAMES
+from table.registry import GAMES
 from table.layout import Layout, load_layout
 from table.session.lobby import START, Menu, games_for
 from table.session.table_session import TableSession

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, Refused
-from table.games import GAMES
+from table.registry import GAMES
 from table.layout import load_layout
 from table.screen.i18n import Translator
 from table.session.lobby import games_for
@@ -108,7 +108,7 @@ def test_three_friends_start_five_cards_and_are_told_it_is_played_by_two():
     assert [(type(e), getattr(e, "message", None)) for e in heard] == [(Refused, "players_misfit")]
     assert kinds(lobby.journal) == before and lobby.session.mode == "lobby"
     from table.screen.screen import Screen
-    text = Screen("fr")._message(Screen("fr").canvas(__import__("pygame").Surface((1, 1)), view | {
+    text = Screen(GAMES, "fr")._message(Screen(GAMES, "fr").canvas(__import__("pygame").Surface((1, 1)), view | {
         "message": lobby.session.message}), lobby.session.message)
     assert text == "Siège 1 : Cinq cartes se joue à 2 : 3 inscrits"
     same(lobby.session, lobby.restored())
@@ -128,7 +128,7 @@ def test_the_lobby_says_what_is_wrong_before_anyone_presses_start(tmp_path):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Translator, "__call__", lambda self, key, **params: said.append(real(self, key, **params))
                       or said[-1])
-        frame = Screen("fr").render(lobby.session.table_view(), "lobby")
+        frame = Screen(GAMES, "fr").render(lobby.session.table_view(), "lobby")
     pygame.image.save(frame, tmp_path / "lobby-misfit.png")
     assert "Cinq cartes se joue à 2 : 3 inscrits" in said and not any("prêts à commencer" in s for s in said)
     assert "impossible : 3 inscrits, se joue à 2" in said                   # on the Start line itself

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from table.cli import main
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.kit.codec import to_json
 from table.storage.journal import Journal
 
@@ -21,7 +21,7 @@ def journal_until(path, name: str, test, seed: int = 1):
     for seat in seats:
         journal.append("join", {"seat": seat})
     journal.append("start", {"game": name, "options": game.info.defaults(), "seats": seats, "first": 0})
-    state, rng = rules.new_game(deck_for(name), players, 0, game.info.defaults()), random.Random(seed)
+    state, rng = rules.new_game(GAMES[name].deck, players, 0, game.info.defaults()), random.Random(seed)
     while not test(rules, state):
         action = rng.choice(rules.legal_actions(state))
         journal.append("action", to_json(action))

@@ -7,6 +7,7 @@ from table.events import Accepted, PowerAsked
 from table.session.table_session import TableSession
 from table.storage.history import History
 from table.storage.journal import Journal
+from table.registry import GAMES
 from tests.session.test_session import Desk, entry_count, snapshot
 
 
@@ -154,7 +155,7 @@ def test_through_the_pipeline_the_health_page_names_a_failing_reader_and_sums_up
                                    {"key": "readers", "ok": True, "params": {"n": 6}},
                                    {"key": "reader_seat", "ok": False, "params": {"seat": 4, "pad": "seat4"}}]
     assert {"key": "state_dir", "ok": True} in [{k: c[k] for k in ("key", "ok")} for c in staff["checks"]]
-    frame = Screen("en").render(sim.table.table_view(), "lobby")
+    frame = Screen(GAMES, "en").render(sim.table.table_view(), "lobby")
     pygame.image.save(frame, tmp_path / "health.png")
-    assert frame.get_at((640, 100))[:3] != Screen("en").render({**sim.table.table_view(), "staff": None},
+    assert frame.get_at((640, 100))[:3] != Screen(GAMES, "en").render({**sim.table.table_view(), "staff": None},
                                                                "lobby").get_at((640, 100))[:3]

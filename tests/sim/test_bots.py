@@ -12,7 +12,7 @@ import random
 import pytest
 
 from table.events import EventBus
-from table.games import GAMES
+from table.registry import GAMES
 from table.layout import load_layout
 from table.session.table_session import TableSession
 from table.sim.simulated_table import SimulatedTable

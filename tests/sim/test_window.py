@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from table.cli import main
-from table.games import GAMES
+from table.registry import GAMES
 from table.games.feira_torio.rules import LOTS
 from table.layout import load_layout
 from table.screen.display import fit

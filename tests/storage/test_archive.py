@@ -14,7 +14,7 @@ import pytest
 
 from table.cli import main
 from table.events import EventBus
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.kit import codec
 from table.layout import load_layout
 from table.session.replay import public_state, replay_journal
@@ -32,7 +32,7 @@ SEATS = [1, 2, 3]
 def game_entries(seed: int, joins: bool) -> list[tuple[str, dict]]:
     """A whole random legal Feira Torio game at seats 1-3 as journal entries, ended by the press back to the
     lobby; `joins`: the seats join first."""
-    played = Played.record(GAMES["feira-torio"].rules, deck_for("feira-torio"), 3, seed)
+    played = Played.record(GAMES["feira-torio"].rules, GAMES["feira-torio"].deck, 3, seed)
     first = random.Random(seed).randrange(3)   # the recorder's first draw
     return ([("join", {"seat": s}) for s in SEATS] if joins else []) + [
         ("start", {"game": "feira-torio", "options": {}, "seats": SEATS, "first": first}),

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from table.events import Accepted, ButtonDown, EventBus, Refused
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.kit.codec import to_json
 from table.layout import load_layout
 from table.session.table_session import TableSession
@@ -56,7 +56,7 @@ def finished_game(game: str = "five-cards", players: int = 2, seed: int = 1) -> 
     seats = list(range(1, players + 1))
     entries = [("menu", {"game": game, "options": {}, "cursor": -1}), *(("join", {"seat": s}) for s in seats),
                ("start", {"game": game, "options": info.defaults(), "seats": seats, "first": 0})]
-    state, rng = rules.new_game(deck_for(game), players, 0, info.defaults()), random.Random(seed)
+    state, rng = rules.new_game(GAMES[game].deck, players, 0, info.defaults()), random.Random(seed)
     while not rules.need(state).done:
         action = rng.choice(rules.legal_actions(state))
         entries.append(("action", to_json(action)))

@@ -19,7 +19,7 @@ import time
 import traceback
 
 from table.events import Accepted, EventBus
-from table.games import GAMES
+from table.registry import GAMES
 from table.layout import load_layout
 from table.session.replay import public_state, replay_journal
 from table.session.table_session import TableSession

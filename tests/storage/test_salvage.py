@@ -16,7 +16,7 @@ import pytest
 
 from table.cli import main
 from table.events import EventBus
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.kit.codec import to_json
 from table.layout import load_layout
 from table.session.replay import public_state, replay_journal
@@ -35,7 +35,7 @@ def legal_entries(game: str = "feira-torio", players: int = 3, until=None, seed:
     seats = list(range(1, players + 1))
     entries = [("menu", {"game": game, "options": {}, "cursor": -1}), *(("join", {"seat": s}) for s in seats),
                ("start", {"game": game, "options": info.defaults(), "seats": seats, "first": 0})]
-    state, rng = rules.new_game(deck_for(game), players, 0, info.defaults()), random.Random(seed)
+    state, rng = rules.new_game(GAMES[game].deck, players, 0, info.defaults()), random.Random(seed)
     while not (until(rules.need(state)) if until else len(entries) >= 12):
         action = rng.choice(rules.legal_actions(state))
         entries.append(("action", to_json(action)))

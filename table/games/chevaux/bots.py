@@ -17,11 +17,11 @@ from bisect import bisect_left, bisect_right
 from functools import cache
 from typing import Any
 
-from table.games import deck_for
+from table.games.chevaux import GAME
 from table.games.chevaux.acts import revealed_by
-from table.games.chevaux.rules import NAME, UNSEEN, Choose, Keep, Switch
-from table.sim import world
-from table.sim.bots import Bots
+from table.games.chevaux.rules import UNSEEN, Choose, Keep, Switch
+from table.bots import world
+from table.bots.players import Bots
 
 MARGIN = 0.2               # how much better another characteristic must rank to switch to it
 
@@ -29,7 +29,7 @@ MARGIN = 0.2               # how much better another characteristic must rank to
 @cache
 def _sorted_values() -> tuple[tuple[float, ...], ...]:
     """Per characteristic, every card's value in the deck, sorted (public knowledge)."""
-    deck = deck_for(NAME)
+    deck = GAME.deck
     return tuple(tuple(sorted(deck.values[c][k] for c in deck.cards)) for k in range(len(deck.traits)))
 
 

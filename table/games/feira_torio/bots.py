@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Callable
 
 from table.games.feira_torio.rules import INFO, LOTS, observe, resolution_order, unseen
-from table.sim import world
-from table.sim.bots import Bots
-from table.sim.world import CannotDo
+from table.bots import world
+from table.bots.players import Bots
+from table.bots.world import CannotDo
 
 class World(world.World):
     """The cards of a simulated Feira Torio table. Built on a session resumed from its journal, it

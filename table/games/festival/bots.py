@@ -22,8 +22,8 @@ from typing import Any
 
 from table.assets import deck_data
 from table.games.festival.rules import INFO, Deck, Draw, Face, Keep, in_play, make_deck, observe, score
-from table.sim import world
-from table.sim.bots import Bots
+from table.bots import world
+from table.bots.players import Bots
 
 CHASE_UP_TO = 3            # a number this low goes face up even in a profession the seat collects
 

@@ -13,9 +13,9 @@ import random
 from typing import Any
 
 from table.games.five_cards.rules import Place, Show
-from table.sim import world
-from table.sim.bots import Bots
-from table.sim.world import CannotDo
+from table.bots import world
+from table.bots.players import Bots
+from table.bots.world import CannotDo
 
 SAFE_MARGIN = 10
 

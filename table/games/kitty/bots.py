@@ -22,8 +22,8 @@ from typing import Any
 
 from table.assets import deck_data
 from table.games.kitty.rules import KITTY, Bid, Pass, Pick, Receive, Register, make_deck, observe
-from table.sim import world
-from table.sim.bots import Bots
+from table.bots import world
+from table.bots.players import Bots
 
 
 @cache

@@ -24,11 +24,11 @@ import random
 from functools import cache
 from typing import Any, NamedTuple
 
-from table.games import deck_for
-from table.games.neurotrio.rules import (NAME, REWARDS, TOKEN_KINDS, BidBase, BidCard, BidToken, Call, Choose, Deck,
+from table.games.neurotrio import GAME
+from table.games.neurotrio.rules import (REWARDS, TOKEN_KINDS, BidBase, BidCard, BidToken, Call, Choose, Deck,
                                          NoBid, Pass, Register, Show, Wager, bid_score, observe)
-from table.sim import world
-from table.sim.bots import Bots
+from table.bots import world
+from table.bots.players import Bots
 
 CALL_FROM = 3              # the expected points of its best bid that make a bot call "neuro"
 BLUFF = "0"                # the token a caller bids when no bid is worth anything
@@ -38,7 +38,7 @@ STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 @cache
 def _deck() -> Deck:
     """The deck (public knowledge)."""
-    return deck_for(NAME)
+    return GAME.deck
 
 
 @cache

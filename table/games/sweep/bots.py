@@ -19,8 +19,8 @@ from string import ascii_letters
 from typing import Any
 
 from table.games.sweep.rules import HAND, Play, Register, Take, observe, resolve
-from table.sim import world
-from table.sim.bots import Bots
+from table.bots import world
+from table.bots.players import Bots
 
 RANKS = range(1, 11)
 COPIES = {r: r for r in RANKS}              # the Pairs deck: one 1, two 2s ... ten 10s

@@ -23,8 +23,8 @@ from typing import Any, Sequence
 
 from table.assets import deck_data
 from table.games.venture.rules import INFO, Bid, DraftDone, Tables, _fire, make_deck, observe, points, tables
-from table.sim import world
-from table.sim.bots import Bots
+from table.bots import world
+from table.bots.players import Bots
 
 SAMPLES = 20
 

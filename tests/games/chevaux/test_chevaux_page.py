@@ -10,7 +10,7 @@ import pytest
 
 from games.chevaux.test_chevaux_rules import HEIGHT, WALK, game, play
 from games.tables import first_state, table_view
-from table.games import GAMES
+from table.registry import GAMES
 from table.games.chevaux import page
 from table.games.chevaux.faces import value_text
 from table.games.chevaux.rules import Choose, Keep, Reveal, Switch, TimeUp, observe
@@ -36,7 +36,7 @@ SITUATIONS = {
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 def rendered(screen: Screen, view: dict, name: str, step, monkeypatch) -> tuple[pygame.Surface, list[str]]:

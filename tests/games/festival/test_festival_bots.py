@@ -7,7 +7,7 @@ import random
 import pytest
 
 from table.assets import deck_data
-from table.games import GAMES
+from table.registry import GAMES
 from table.games.festival.bots import choose, face_up
 from table.games.festival.rules import Draw, Face, Keep, apply, check, legal_actions, make_deck, new_game, observe
 from table.games.kit.codec import from_json

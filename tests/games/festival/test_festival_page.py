@@ -11,14 +11,14 @@ import pygame
 import pytest
 
 from games.tables import Played, first_state, table_view
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.festival import page, rules
 from table.games.kit.replay import replay
 from table.screen import Screen
 from table.screen.i18n import LANGS, Translator
 
 GAME = GAMES["festival"]
-DECK = deck_for("festival")
+DECK = GAMES["festival"].deck
 SEATS = {4: [1, 3, 4, 6], 5: [1, 2, 3, 5, 6]}
 RAW = re.compile(r"\{\w+\}|^[a-z]+_[a-z_]+$")
 
@@ -45,7 +45,7 @@ def view_of(moment: str, players: int, simplified: bool = False, clearing: bool 
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 TEXTS = {"text": lambda rect, *a: rect, "tag": lambda rect, *a: rect}

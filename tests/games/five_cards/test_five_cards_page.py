@@ -12,7 +12,7 @@ from conftest import around
 
 from games.five_cards.test_five_cards_rules import play, put, ready
 from games.tables import first_state, random_states, table_view
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.five_cards import page
 from table.games.five_cards.rules import Draw, DrawFirst, Show, new_game, observe
 from table.screen import Screen, Translator, draw
@@ -28,7 +28,7 @@ FR = Translator("fr", "five-cards")
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 def just_ended(s) -> bool:
@@ -113,7 +113,7 @@ def texts_on(screen: Screen, view: dict, page_name: str, monkeypatch, step: int 
 
 
 def test_setup_says_what_to_do_with_each_card(screens, monkeypatch):
-    state = play(new_game(deck_for("five-cards"), 2, 0, {}), Show("3a"), Show("5a"), Show("5b"))
+    state = play(new_game(GAMES["five-cards"].deck, 2, 0, {}), Show("3a"), Show("5a"), Show("5b"))
     view = table_view(GAME, state, seats=SEATS)
     shown = texts_on(screens["fr"], view, "table", monkeypatch)
     assert "Déjà un 5 : mettez-la de côté" in shown

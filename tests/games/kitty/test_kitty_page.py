@@ -12,14 +12,14 @@ import pytest
 from conftest import around
 
 from games.tables import first_state, table_view
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.kitty import page, rules
 from table.screen.draw import TEAMS
 from table.screen import Screen
 from table.screen.i18n import LANGS, Translator
 
 GAME = GAMES["kitty"]
-RANK = rules.tables(deck_for("kitty")).rank
+RANK = rules.tables(GAMES["kitty"].deck).rank
 SEATS = {3: [2, 4, 5], 4: [1, 3, 4, 6], 5: [1, 2, 3, 5, 6], 6: [1, 2, 3, 4, 5, 6]}
 RAW = re.compile(r"\{\w+\}|^[a-z]+_[a-z_]+$")
 HARD = {"long": True, "stakes": 1}                       # hard rounds, the long game to 100
@@ -71,7 +71,7 @@ def view_of(moment: str, players: int, options: dict = HARD, clearing: bool | No
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 TEXTS = {"text": lambda rect, *a: rect, "tag": lambda rect, *a: rect}

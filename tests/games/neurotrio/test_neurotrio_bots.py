@@ -8,7 +8,7 @@ import pytest
 
 from table.cli import main
 from table.events import EventBus
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.neurotrio import bots
 from table.games.neurotrio.bots import cells, choose, frontier, interrupt, plan
 from table.games.neurotrio.rules import (BidBase, BidCard, BidToken, Call, Choose, NoBid, Pass, Place, Register, Show,
@@ -19,7 +19,7 @@ from table.session.table_session import TableSession
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 
-DECK = deck_for("neurotrio")
+DECK = GAMES["neurotrio"].deck
 RNG = random.Random(0)
 
 

@@ -15,7 +15,7 @@ from games.tables import Played, table_view
 from table.assets import deck_data
 from table.enrol import Enrolment
 from table.enrol.screen import EnrolScreen
-from table.games import GAMES, deck_for
+from table.registry import GAMES
 from table.games.kit.replay import replay
 from table.games.neurotrio import page, rules
 from table.games.neurotrio.faces import Faces
@@ -25,7 +25,7 @@ from table.screen.i18n import LANGS
 from table.storage.registry import TagRegistry
 
 GAME = GAMES["neurotrio"]
-DECK = deck_for("neurotrio")
+DECK = GAMES["neurotrio"].deck
 FR, EN = Translator("fr", "neurotrio"), Translator("en", "neurotrio")
 RAW = re.compile(r"\{\w+\}|^[a-z]+_[a-z_]+$")
 SCREEN = pygame.Rect(0, 0, 1280, 720)
@@ -61,7 +61,7 @@ def moment(players: int, name: str) -> tuple[Played, int]:
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 TEXTS = {"text": lambda rect, *a: rect, "tag": lambda rect, *a: rect}

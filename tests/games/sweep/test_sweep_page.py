@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from games.tables import first_state, table_view
-from table.games import GAMES
+from table.registry import GAMES
 from table.games.sweep import page, rules
 from table.screen import Screen
 from table.screen.i18n import LANGS, Translator
@@ -46,7 +46,7 @@ def view_of(moment: str, players: int, clearing: bool | None = None) -> dict:
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 def rendered(drawing, screen: Screen, view: dict, shown: str, step: int | None = None):

@@ -11,7 +11,7 @@ from conftest import around
 from games.tables import first_state, new_state, random_states, table_view
 
 from table.assets import deck_data
-from table.games import GAMES
+from table.registry import GAMES
 from table.games.venture import rules
 from table.games.venture.acts import must_clear
 from table.games.venture.page import fired, rank_groups, score_parts, signed, take_moves
@@ -27,7 +27,7 @@ RAW = re.compile(r"\{\w+\}|^[a-z]+_[a-z_]+$")
 @pytest.fixture(scope="module")
 def screens():
     pygame.font.init()
-    return {lang: Screen(lang) for lang in LANGS}
+    return {lang: Screen(GAMES, lang) for lang in LANGS}
 
 
 def fresh(s) -> bool:

@@ -11,10 +11,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from table.games import GAMES
+from table.bots.world import CannotDo, SimTable, World
 from table.games.contract import ButtonPress, CardOnPad
-from table.sim.simulated_table import SimulatedTable
-from table.sim.world import CannotDo, World
 
 
 class Bots:
@@ -22,7 +20,7 @@ class Bots:
 
     World: type[World] = World   # the game's physical world
 
-    def __init__(self, sim: SimulatedTable, seats: list[int], rng: random.Random) -> None:
+    def __init__(self, sim: SimTable, seats: list[int], rng: random.Random) -> None:
         self.sim = sim
         self.seats = sorted(seats)
         self.rng = rng
@@ -53,7 +51,7 @@ class Bots:
             raise CannotDo("sim_staff_menu_open")   # the seats' buttons work the staff menu now
         if session.state is None:
             free = [s for s in self.seats if s not in session.joined]
-            if len(session.joined) < GAMES[session.menu.game].info.players.start and free:
+            if len(session.joined) < session.chosen.info.players.start and free:
                 world.join(free[0])
             elif session.joined:
                 world.press(session.joined[0], "ok")

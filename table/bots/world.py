@@ -3,7 +3,7 @@
 A game's bots module subclasses `World` with its own physical rules (how it
 deals, what a card accepted by the table does, what players pick up after a
 resolution) and gives `Players`, seeded bots acting through that world
-(table/sim/bots.py for games whose bots `choose` from their seat's view).
+(table/bots/players.py for games whose bots `choose` from their seat's view).
 The simulated window and the demo use only what is here: `join`, `press`,
 `staff`, `show` (the top of the pile, where the game takes it), `lay` (a card
 the seat can reach onto its pad), `reach`, `pick_up`, `hands`, `pile`,
@@ -13,13 +13,31 @@ from __future__ import annotations
 
 import random
 from functools import cached_property
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 from table.events import Accepted, Refused
 from table.games.contract import CardOnPad
-from table.sim.simulated_table import SimulatedTable
 
 STAFF_CARD = "staff-1"
+
+
+class SimTable(Protocol):
+    """What a world acts on: a simulated table (table/sim/simulated_table.py's `SimulatedTable`)."""
+
+    table: Any                  # the wired table: its `bus`, `layout` and `table_view()`
+    pads: dict[str, Any]        # pad -> what a hand lays tags on
+
+    @property
+    def session(self) -> Any: ...   # the table's session: state, game, players, joined...
+    @property
+    def deck(self) -> str: ...      # the deck of the game in play (or chosen in the lobby)
+    def cards(self, deck: str) -> list[str]: ...
+    def put(self, pad: str, card: str) -> None: ...
+    def lift(self, pad: str) -> None: ...
+    def tap(self, pad: str, card: str) -> None: ...
+    def clear(self) -> None: ...
+    def settle(self) -> None: ...
+    def press(self, seat: int, button: str) -> None: ...
 
 
 class CannotDo(Exception):
@@ -37,7 +55,7 @@ class World:
     LEAVE_ON_SLOTS = True   # a card laid on a pad of a multi-pad seat stays there (a bid); False: tapped too
     LAID_IN_VIEW = False    # whether a seat still looks at the cards it laid, face up by it, until picked up
 
-    def __init__(self, sim: SimulatedTable, rng: random.Random) -> None:
+    def __init__(self, sim: SimTable, rng: random.Random) -> None:
         self.sim = sim
         self.rng = rng
         self.layout = sim.table.layout
