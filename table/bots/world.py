@@ -50,6 +50,10 @@ class World:
     Acts return whether the table accepted them, and raise `CannotDo` when they
     cannot be done at all. When a game starts the world deals (`_deal`); when
     the table goes back to the lobby everyone hands the cards back.
+
+    A game's world overrides the hooks: `_deal`, `_resume` (required: a world
+    opened on a game under way must rebuild its cards), `_landed`, `_picked_up`,
+    and the two flags below.
     """
 
     LEAVE_ON_SLOTS = True   # a card laid on a pad of a multi-pad seat stays there (a bid); False: tapped too
@@ -71,7 +75,7 @@ class World:
         sim.settle()
         if self.session.state is not None:
             self.deal = self._deal_number()
-            self._resume()
+            self.note = "sim_resumed_redealt" if self._resume() else "sim_resumed"
 
     @property
     def session(self):
@@ -192,16 +196,18 @@ class World:
         return self.rules.observe(self.session.state, None).get("deal")
 
     def _picked_up(self) -> None:
-        """What everyone does with a resolution's cards, the pads cleared: they leave the table (by default)."""
+        """Hook: what everyone does with a resolution's cards, the pads cleared: they leave the table (by default)."""
         self.table = []
 
     # ------------------------------------------------------------ inner workings
 
     def _deal(self) -> None:
-        """The game's deal, when it starts."""
+        """Hook: the game's deal, when it starts (and at each new deal): `hands`, `pile`, `table`."""
 
-    def _resume(self) -> None:
-        """Rebuild the cards from a session resumed from its journal."""
+    def _resume(self) -> bool:
+        """Hook: rebuild `hands`, `pile` and `table` from a session resumed from its journal, knowing only what
+        the table knows; whether cards nobody saw had to be dealt again at random (the operator is told)."""
+        return False
 
     def _gather(self, deal: bool) -> None:
         """Everyone hands every card back (off the pads too); then the game deals if asked."""
@@ -252,7 +258,7 @@ class World:
         return True
 
     def _landed(self, seat: int | None, card: str, action) -> None:
-        """Where a card the table accepted goes (it lies on the table by default): the game's physical rule."""
+        """Hook: where a card the table accepted goes (it lies on the table by default): the game's physical rule."""
 
     def _act(self, act: Callable[[], None]) -> bool:
         """Do a physical act; whether the table accepted it. A game that starts is dealt, one that ends handed back."""

@@ -29,9 +29,13 @@ Rules module (e.g. table/games/feira_torio/rules.py):
                                          other action
     observe(state, player | None) -> dict
                                          None: the public view, the only thing the screen, logs and
-                                         `replay --json` see. It always has "phase" (str), "players" (int),
-                                         "totals" (list of int, one per player) and "winners" (list of
-                                         player indices; empty until the game is over)
+                                         `replay --json` see. Shared layers read only the keys of
+                                         `VIEW_KEYS` (four always there, three when the game has them);
+                                         the rest is the game's own, for its page and bots
+
+Its screen is a `Page` (page.py), its card faces `Faces` (faces.py), its
+simulated players `GameBots` (bots.py, on table/bots/); each is loaded when
+first asked for.
 
 Acts module (physical acts <-> actions, both ways):
 
@@ -50,7 +54,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from table.assets import deck_data
 
@@ -227,15 +231,49 @@ class Faces(Protocol):
     def draw(self, surf: Any, rect: Any, card: str, style: str = "card") -> None: ...
 
 
+VIEW_KEYS: dict[str, str] = {   # every key of a public view that shared layers read: key -> what it holds
+    "phase": "always: the game's phase, a str ('over' once it is over)",
+    "players": "always: how many players, an int",
+    "totals": "always: each player's points, a list of int",
+    "winners": "always: the winners' player indices, empty until the game is over",
+    "history": "if the game has deals: each deal's points, a list (per deal) of lists of int (per player); "
+               "the game-over page draws them",
+    "teams": "if the game plays in teams: the teams, lists of player indices; seats are drawn in their team's colour",
+    "deal": "if the game has deals: the deal under way, an int; the simulated world deals again when it changes",
+}
+ALWAYS_IN_VIEW = ("phase", "players", "totals", "winners")
+
+
+@runtime_checkable
+class Page(Protocol):
+    """A game's screen (its package's page.py), drawn from the public table view only (docs/screen.md)."""
+
+    def pages(self, table: dict) -> list[tuple[str, int | None]]:
+        """The game's pages for this table view, in order, each (page, step); the last one stays on screen."""
+
+    def draw_page(self, c: Any, page: str, step: int | None) -> None:
+        """Draw one of its pages on a canvas (table/screen/canvas.py: `c.table`, `c.view`, texts and faces)."""
+
+    def subtitle(self, c: Any) -> str:
+        """The line under the game's name in the header (its options, the deal...), on the game-over page too."""
+
+
+@runtime_checkable
+class GameBots(Protocol):
+    """A game's simulated players (its package's bots.py), built on table/bots/."""
+
+    World: type     # its physical world: a table.bots.world.World with the game's hooks (_deal, _resume...)
+    Players: type   # seeded players acting through that world: a table.bots.players.Bots subclass
+
+
 @dataclass(frozen=True)
 class Game:
     """One registered game: everything the shared layers may know of it.
 
-    `rules` and `acts` are its pure modules. Its screen page (`page`: pages(table)
-    and draw(canvas, page, step)), card faces (`faces`: a Faces class built from
-    the deck data and a language) and bots (`bots`) are the package's modules of
-    those names, imported when first asked for: the session and the engines never
-    load the screen.
+    `rules` and `acts` are its pure modules. Its screen (`page`: a `Page`), card
+    faces (`faces`: a `Faces` class built from the deck data and a language) and
+    bots (`bots`: `GameBots`) are the package's modules of those names, imported
+    when first asked for: the session and the engines never load the screen.
     """
 
     info: GameInfo
@@ -253,7 +291,7 @@ class Game:
         return self.rules.make_deck(deck_data(self.info.deck))
 
     @property
-    def page(self) -> ModuleType:
+    def page(self) -> Page:
         return import_module(f"{self.package}.page")
 
     @property
@@ -261,5 +299,5 @@ class Game:
         return import_module(f"{self.package}.faces").Faces
 
     @property
-    def bots(self) -> ModuleType:
+    def bots(self) -> GameBots:
         return import_module(f"{self.package}.bots")

@@ -176,7 +176,7 @@ class Screen:
         t, surf, view = c.t, c.surf, c.view
         winners = [c.seat(p) for p in view["winners"]]
         page = self.games[c.table["game"]].page
-        c.header(t("game_name"), t("game_over_title"), page.subtitle(c) if hasattr(page, "subtitle") else "")
+        c.header(t("game_name"), t("game_over_title"), page.subtitle(c))
         title = t.count("winner", len(winners), seats=t.seats(winners))
         r = draw.text(surf, title, 76, GOLD, "midtop", (SIZE[0] // 2, HEADER + 18), width=1000)
         draw.crown(surf, (r.x - 60, r.centery), 34)

@@ -1,4 +1,5 @@
-"""The contract every registered game keeps, checked over random legal play at every player count.
+"""The contract every registered game keeps (and the reference game of tests/games/reference/), checked over
+random legal play at every player count.
 
 For each game and player count, with random options: legal actions are
 exactly what `check` accepts and come from the players `need` lists; cards
@@ -14,8 +15,11 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from dataclasses import replace
 from importlib import import_module
+from inspect import signature
+from types import SimpleNamespace
 
 import pygame
 import pytest
@@ -24,19 +28,25 @@ from hypothesis import strategies as st
 
 from table.events import ButtonDown, CardPlaced, EventBus, PadSeenEmpty, Refused
 from table.registry import GAMES
-from table.games.contract import ButtonPress, Need, PadShape
+from table.bots.players import Bots
+from table.bots.world import World
+from table.games.contract import ALWAYS_IN_VIEW, VIEW_KEYS, ButtonPress, GameBots, Need, PadShape, Page
 from table.games.kit.codec import from_json, to_json
 from table.layout import load_layout
 from table.screen import Screen
 from table.screen.i18n import LANGS, message_text
+from table.session.replay import public_state
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
 from table.assets import deck_data
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
 
+from tests.games.reference import GAME as REFERENCE
+
 from .tables import random_states, table_view
 
-CASES = [(name, n) for name, game in GAMES.items() for n in game.info.players]
+CONTRACT_GAMES = {**GAMES, REFERENCE.name: REFERENCE}
+CASES = [(name, n) for name, game in CONTRACT_GAMES.items() for n in game.info.players]
 SHAPES = (PadShape(1, 1), PadShape(4, 4))
 SAMPLE = 12   # legal actions checked in depth per state
 
@@ -47,7 +57,15 @@ def conserved(game):
     return import_module(f".{package}.test_{package}_properties", __package__).assert_cards_conserved
 
 
-CONSERVED = {name: conserved(game) for name, game in GAMES.items()}
+CONSERVED = {name: conserved(game) for name, game in CONTRACT_GAMES.items()}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def reference_registered():
+    """The reference game registered while these tests run, as its one line in table/registry.py would."""
+    GAMES[REFERENCE.name] = REFERENCE
+    yield
+    del GAMES[REFERENCE.name]
 
 
 def random_options(game, rng: random.Random) -> dict:
@@ -105,7 +123,7 @@ def applied(rules, state, actions):
 @pytest.fixture(scope="module")
 def screen():
     pygame.font.init()
-    return Screen(GAMES, "fr")
+    return Screen(CONTRACT_GAMES, "fr")
 
 
 @pytest.mark.parametrize("name, players", CASES)
@@ -222,7 +240,7 @@ def _deck_cards(game) -> list[dict]:
     return deck_data(game.info.deck)["cards"]
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("name", list(CONTRACT_GAMES))
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**31), inputs=st.lists(st.tuples(st.integers(0, 10**6), st.booleans()), max_size=12))
 def test_a_refused_input_changes_nothing(name, seed, inputs):
@@ -248,7 +266,7 @@ def test_a_refused_input_changes_nothing(name, seed, inputs):
             assert (session.state, session.prompt, len(list(session.journal.entries()))) == before
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("name", list(CONTRACT_GAMES))
 def test_refusals_are_whole_and_never_name_the_card(name):
     """Cards of the deck tapped on any pad at random points of random games: each refusal's message is whole in
     every language and never names the card (on a seat's pad it may be a sealed bid; on the centre, the hidden
@@ -278,3 +296,78 @@ def test_refusals_are_whole_and_never_name_the_card(name):
 
 def _tag(game, card: str) -> Tag:
     return Tag("card", game.info.deck, card)
+
+
+# ---------------------------------------------------------------- the typed parts and the shared view keys
+
+@pytest.mark.parametrize("name", list(CONTRACT_GAMES))
+def test_every_part_keeps_its_typed_protocol(name):
+    """The page is a `Page`, the bots `GameBots` whose world rebuilds its cards on a resume, the faces `Faces`;
+    each hook takes the parameters the protocol names."""
+    game = CONTRACT_GAMES[name]
+    assert isinstance(game.page, Page) and isinstance(game.bots, GameBots)
+    for hook in ("pages", "draw_page", "subtitle"):
+        assert list(signature(getattr(game.page, hook)).parameters) == \
+            list(signature(getattr(Page, hook)).parameters)[1:], hook
+    assert issubclass(game.bots.World, World) and issubclass(game.bots.Players, Bots)
+    assert game.bots.Players.World is game.bots.World
+    assert game.bots.World._resume is not World._resume, "a world must rebuild its cards when a game resumes"
+    assert issubclass(game.faces, object) and callable(game.faces.name) and callable(game.faces.draw)
+    for hook in ("interpret", "acts_for", "must_clear", "prompt"):
+        assert callable(getattr(game.acts, hook)), hook
+
+
+@pytest.mark.parametrize("name, players", CASES)
+def test_every_view_has_the_keys_shared_layers_read(name, players):
+    """Every public view of a random game has the four keys always there, and the shared keys it has are of
+    their declared shape."""
+    game = CONTRACT_GAMES[name]
+    for state in random_states(game, players, players):
+        view = game.rules.observe(state, None)
+        assert set(ALWAYS_IN_VIEW) <= set(view)
+        assert isinstance(view["phase"], str) and view["players"] == players
+        assert len(view["totals"]) == players and all(type(t) is int for t in view["totals"])
+        assert set(view["winners"]) <= set(range(players)) and (view["winners"] == []) == (view["phase"] != "over")
+        assert all(len(points) == players for points in view.get("history") or ())
+        assert sorted(p for team in view.get("teams") or [range(players)] for p in team) == list(range(players))
+        assert type(view.get("deal", 0)) is int
+
+
+class Watched(dict):
+    """A public view that notes which module reads each of its keys."""
+
+    def __init__(self, view: dict, reads: set) -> None:
+        super().__init__(view)
+        self.reads = reads
+
+    def _note(self, key) -> None:
+        self.reads.add((key, sys._getframe(2).f_globals["__name__"]))
+
+    def __getitem__(self, key):
+        self._note(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self._note(key)
+        return super().get(key, default)
+
+
+@pytest.mark.parametrize("name", list(CONTRACT_GAMES))
+def test_shared_layers_read_only_the_declared_view_keys(screen, name):
+    """Every page of random states, the game-over page and the replay's public state drawn from a watched view:
+    the keys read outside the game's own package are all in `VIEW_KEYS`."""
+    game = CONTRACT_GAMES[name]
+    reads: set = set()
+    players = game.info.players.start
+    states = list(random_states(game, players, 7))
+    for state in states[::max(1, len(states) // 12)] + states[-1:]:
+        table = table_view(game, state)
+        table["view"] = Watched(table["view"], reads)
+        for page, step in screen.pages(table):
+            screen.render(table, page, step)
+    session = SimpleNamespace(public=lambda: Watched(game.rules.observe(states[-1], None), reads), game=game,
+                              players=tuple(range(1, players + 1)), menu=SimpleNamespace(options={}),
+                              prompt_view=lambda: None, clock_view=lambda: None, state=states[-1])
+    public_state(session)
+    shared = {key for key, module in reads if not module.startswith(game.package)}
+    assert shared and shared <= set(VIEW_KEYS)

@@ -1,17 +1,13 @@
 """Behaviour of the table session: lobby, refusals, the journal behind it, restarts, the clear-table gate.
 
-Two harnesses:
+Two harnesses, both playing Feira Torio here (tests/session/test_every_game.py runs the session's
+properties over every game):
 
-- `Desk`: a TableSession on an EventBus fed the events presence tracking
-  publishes (CardPlaced / CardRemoved / ButtonDown), with no
-  hardware at all. Fast enough for hypothesis and for restoring a session at
-  every journal position.
+- `Desk` (tests/session/desk.py): a TableSession fed presence events, with no
+  hardware at all, driven by random legal acts. Fast enough for hypothesis
+  and for restoring a session at every journal position.
 - `SimulatedTable`: the whole pipeline on virtual readers and mock pins, for
   what a seat light shows.
-
-Both are driven by the same "legal act" chooser: a random legal engine
-action turned into the physical act that produces it (a card on the right
-pad, a seat button), so games progress the way they do at a real table.
 """
 from __future__ import annotations
 
@@ -42,160 +38,15 @@ from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 from table.storage.registry import Tag, TagRegistry, enrol_simulated
-from tests.session.staff_cards import genuine_staff_cards
+from tests.session.desk import SINGLE, SLOTS, STAFF_UID, Desk, entry_count, legal_act, make_registry, snapshot
 
 GAME = "feira-torio"
 CARDS = [c["id"] for c in deck_data(GAME)["cards"]]
-SINGLE, SLOTS = "sim-6-single", "sim-6-slots"
 UNKNOWN_UID = "DEADBEEF0000AA"
-
-
-def make_registry() -> TagRegistry:
-    registry = TagRegistry()
-    enrol_simulated(registry, GAME, CARDS)
-    return registry
 
 
 REGISTRY = make_registry()
 UID = {card: REGISTRY.uid_of(Tag("card", GAME, card)) for card in CARDS}
-STAFF_UID = REGISTRY.uid_of(Tag("staff", None, "staff-1"))
-
-
-def entry_count(journal: Journal) -> int:
-    return journal._db.execute("SELECT count(*) FROM entries").fetchone()[0]
-
-
-def snapshot(session: TableSession) -> tuple:
-    """Everything a refused input must leave as it was."""
-    return (session.public(), session.table_view()["joined"], session.players, session.state,
-            entry_count(session.journal))
-
-
-# ---------------------------------------------------------------- the legal act chooser
-
-def legal_act(session: TableSession, rng: random.Random) -> tuple:
-    """A random legal next step, as a physical act: ("card", pad, card) or ("button", seat, name).
-
-    Only engine actions a physical act can produce are chosen: in single-pad
-    mode a bid goes to the seat's next open slot in resolution order, the
-    "next" button moves the First Bid card one lot clockwise and "ok" marks
-    the lot it points at.
-    """
-    layout, state, seats = session.layout, session.state, session.players
-    next_slot = {}   # single-pad seats: player -> the next open slot in resolution order
-    if state.phase == "bidding":
-        order = ft.resolution_order(state.first)
-        for player, row in enumerate(state.bids):
-            if len(layout.seats[seats[player] - 1].pads) == 1 and None in row:
-                next_slot[player] = next(p for p in order if row[p] is None)
-    actions = ft.legal_actions(state)
-    if state.phase == "first":
-        pointed = (state.pointer + 1) % ft.LOTS
-        actions = [a for a in actions if a.position == (state.pointer if type(a) is ft.MarkFirst else pointed)]
-    elif next_slot:
-        actions = [a for a in actions if next_slot.get(a.player, a.position) == a.position]
-    action = rng.choice(actions)
-    match action:
-        case ft.PlaceLot(position, card):
-            centre = layout.centre
-            return ("card", centre[position] if len(centre) == ft.LOTS else centre[0], card), action
-        case ft.PointFirst(player, _):
-            return ("button", seats[player], "next"), action
-        case ft.MarkFirst(player, _):
-            return ("button", seats[player], "ok"), action
-        case ft.Bid(player, position, card):
-            pads = layout.seats[seats[player] - 1].pads
-            return ("card", pads[position] if len(pads) == ft.LOTS else pads[0], card), action
-    raise AssertionError(action)
-
-
-# ---------------------------------------------------------------- harness without hardware
-
-class Desk:
-    """A TableSession fed presence events directly, as presence tracking would publish them."""
-
-    def __init__(self, layout: str | Path = SINGLE, journal: Journal | None = None,
-                 registry: TagRegistry | None = None) -> None:
-        self.layout = load_layout(layout)
-        self.registry = registry or make_registry()
-        self.journal = journal if journal is not None else Journal()
-        self.bus = EventBus()
-        self.session = TableSession(self.layout, self.registry, self.journal, self.bus)
-        genuine_staff_cards(self.bus, self.registry)
-        self.events: list[Accepted | Refused] = []
-        self.bus.subscribe(Accepted, self.events.append)
-        self.bus.subscribe(Refused, self.events.append)
-        self.on: dict[str, str] = {}   # pad -> uid held there, as presence knows it
-        self._send(*(PadSeenEmpty(pad) for pad in self.layout.pads))   # as presence reports bare pads at start
-
-    def _send(self, *events) -> list[Accepted | Refused]:
-        start = len(self.events)
-        for event in events:
-            self.bus.publish(event)
-        self.bus.dispatch()
-        return self.events[start:]
-
-    def place_uid(self, pad: str, uid: str) -> list:
-        """A tag settles on a pad (the card there before, if any, is removed first, as presence does)."""
-        out = self.remove(pad) if pad in self.on else []
-        self.on[pad] = uid
-        return out + self._send(CardPlaced(pad, uid))
-
-    def place(self, pad: str, card: str) -> list:
-        return self.place_uid(pad, UID[card])
-
-    def remove(self, pad: str) -> list:
-        uid = self.on.pop(pad, None)
-        return [] if uid is None else self._send(CardRemoved(pad, uid))
-
-    def tap(self, pad: str, card: str) -> list:
-        return self.place(pad, card) + self.remove(pad)
-
-    def clear(self) -> list:
-        out = []
-        for pad in list(self.on):
-            out += self.remove(pad)
-        return out
-
-    def press(self, seat: int, button: str) -> list:
-        return self._send(ButtonDown(seat, button))
-
-    def staff(self) -> list:
-        """Staff tap the staff card on the centre pad: the staff menu opens (or closes)."""
-        centre = self.layout.centre[0]
-        return self.place_uid(centre, STAFF_UID) + self.remove(centre)
-
-    def pad(self, seat: int, index: int = 0) -> str:
-        return self.layout.seats[seat - 1].pads[index]
-
-    def join(self, *seats: int) -> None:
-        for seat in seats:
-            self.tap(self.pad(seat), "TA01")
-
-    def start(self, seats=(1, 2, 3), dealer: int | None = None) -> None:
-        self.join(*seats)
-        self.press(dealer or seats[0], "ok")
-        assert self.session.state is not None
-
-    def act(self, rng: random.Random, keep: bool = False) -> ft.Action:
-        """Do one legal step; cards are tapped (or left on their pad when `keep`)."""
-        if self.session.clearing:
-            self.clear()
-        (kind, where, what), action = legal_act(self.session, rng)
-        if kind == "button":
-            self.press(where, what)
-        elif keep:
-            self.place(where, what)
-        else:
-            self.tap(where, what)
-        return action
-
-    def play_until(self, rng: random.Random, done, keep: bool = False, limit: int = 5000) -> None:
-        for _ in range(limit):
-            if done(self.session):
-                return
-            self.act(rng, keep)
-        raise AssertionError("the game never reached the wanted point")
 
 
 def refused(events: list, key: str, seat: int | None) -> Refused:
@@ -396,13 +247,14 @@ def sim_act(sim: SimulatedTable, rng: random.Random) -> None:
     session = sim.session
     if session.clearing:
         sim.clear()
-    (kind, where, what), _ = legal_act(session, rng)
-    if kind == "button":
-        sim.press(where, what)
-    elif where in ("centre", *(s.pads[0] for s in sim.table.layout.seats if len(s.pads) == 1)):
-        sim.tap(where, what)
-    else:
-        sim.put(where, what)
+    steps, _ = legal_act(session, rng)
+    for kind, where, what in steps:
+        if kind == "button":
+            sim.press(where, what)
+        elif where in ("centre", *(s.pads[0] for s in sim.table.layout.seats if len(s.pads) == 1)):
+            sim.tap(where, what)
+        else:
+            sim.put(where, what)
 
 
 def sim_play_until(sim: SimulatedTable, rng: random.Random, done) -> None:

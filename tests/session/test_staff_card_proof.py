@@ -12,7 +12,7 @@ from table.layout import load_layout
 from table.sim.simulated_table import SimulatedTable
 from table.storage.registry import Tag, TagRegistry, simulated_uid, staff_tag
 from tests.session.staff_cards import genuine_staff_cards
-from tests.session.test_session import Desk, make_registry
+from tests.session.desk import Desk, make_registry
 
 STAFF = simulated_uid("None/staff-1")
 

@@ -8,7 +8,7 @@ from table.session.table_session import TableSession
 from table.storage.history import History
 from table.storage.journal import Journal
 from table.registry import GAMES
-from tests.session.test_session import Desk, entry_count, snapshot
+from tests.session.desk import Desk, entry_count, snapshot
 
 
 def journaled(desk: Desk) -> list[tuple[str, dict]]:

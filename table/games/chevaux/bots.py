@@ -108,7 +108,7 @@ class World(world.World):
         self.hands[winner] = [card for card in self.table if card in own] + others + self.hands[winner]
         self.table = []
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Stacks as the table knows them: each seat's won cards at the bottom, unseen cards dealt at random on
         top up to its count; this round's cards on the table; the unseen rest set aside."""
         state = self.session.state
@@ -123,7 +123,7 @@ class World(world.World):
             redealt |= missing > 0
             self.hands[seat] = known + [unseen.pop() for _ in range(missing)]
         self.table = list(state.pot)
-        self.note = "sim_resumed_redealt" if redealt else "sim_resumed"
+        return redealt
 
 
 class Players(Bots):

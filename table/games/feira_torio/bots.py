@@ -86,26 +86,27 @@ class World(world.World):
         self.pile = cards[6 * n:] + discards
         self.rng.shuffle(self.pile)
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Rebuild the cards from a session resumed from its journal.
 
         Lots and bids come from the game state, known hands from the public
         holdings. Hands the table never saw (round 1 of a hand) are dealt
-        again at random from the cards nobody has seen, and `note` says so.
+        again at random from the cards nobody has seen.
         """
         state, seats = self.session.state, self.session.players
         self.table = [c for c in state.lots if c] + [c for row in state.bids for c in row if c]
         pool = sorted(unseen(state))
         self.rng.shuffle(pool)
-        self.note = "sim_resumed"
+        redealt = False
         for p, seat in enumerate(seats):
             laid = {c for c in state.bids[p] if c}
             if state.hands[p] is not None:
                 self.hands[seat] = sorted(state.hands[p] - laid)
             else:
                 self.hands[seat] = [pool.pop() for _ in range(LOTS - len(laid))]
-                self.note = "sim_resumed_redealt"
+                redealt = True
         self.pile = pool
+        return redealt
 
 
 class Players(Bots):

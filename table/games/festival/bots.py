@@ -116,7 +116,7 @@ class World(world.World):
             self.table += self.hands[seat]
             self.hands[seat] = []
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Rebuild the cards from the table's knowledge: the packet (with its holder, or handed on), the cards
         nobody drew back in the pile; the kept and discarded cards are out of reach."""
         state = self.session.state
@@ -133,7 +133,7 @@ class World(world.World):
             self.hands[seats[holder]] = list(packet)
         self.pile = [c for c in in_play(state) if c not in seen and c not in packet]
         self.rng.shuffle(self.pile)
-        self.note = "sim_resumed"
+        return False
 
 
 class Players(Bots):

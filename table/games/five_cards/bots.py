@@ -79,7 +79,7 @@ class World(world.World):
             self.table = [c for c in self.table if c not in aside]
             self.rng.shuffle(self.pile)
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Rebuild the table from a resumed session: the targets and columns are known, the rest is the pile."""
         view = self.rules.observe(self.session.state, None)
         self.table = [c["target"] for c in view["columns"]] + [card for c in view["columns"]
@@ -88,7 +88,7 @@ class World(world.World):
             self.table.append(view["drawn"])
         self.pile = [c for c in self.sim.cards(self.sim.deck) if c not in self.table]
         self.rng.shuffle(self.pile)
-        self.note = "sim_resumed"
+        return False
 
 
 class Players(Bots):

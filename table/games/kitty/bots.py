@@ -181,7 +181,7 @@ class World(world.World):
         held = set().union(*self.hands.values())
         self.table = [c for c in self.table if c not in held]
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Registered hands from the table's knowledge, the rest dealt again at random; the kitty left is the
         pile (the cards nobody registered, shown or bid; at 5 players the 3 set aside are among them)."""
         state = self.session.state
@@ -194,14 +194,15 @@ class World(world.World):
         known = set(self.table).union(*self.hands.values(), view["targets"], gone)
         pool = [c for c in self.sim.cards(self.sim.deck) if c not in known]
         self.rng.shuffle(pool)
-        self.note = "sim_resumed"
-        if state.phase == "register":
+        redealt = state.phase == "register"
+        if redealt:
             for p, seat in enumerate(self.session.players):
                 missing = view["hand_size"] - len(self.hands[seat])
                 self.hands[seat] += [pool.pop() for _ in range(missing)]
-            self.note = "sim_resumed_redealt"
         self.pile = pool[:view["kitty_left"]]
-        self._follow_the_table() if state.phase != "register" else None
+        if not redealt:
+            self._follow_the_table()
+        return redealt
 
 
 class Players(Bots):

@@ -228,16 +228,15 @@ class World(world.World):
             self.table.remove(card)
             self.hands[seat] = self.in_order(self.hands[seat] + [card])
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Rebuild the things from the table's knowledge: hands as registered (during registration the cards
         nobody registered are dealt again at random, one put aside), the domain with the chosen card, the
         bases and the token sets."""
         state = self.session.state
         view = observe(state, None)
-        self.note = "sim_resumed"
         if view["phase"] == "show":
             self._deal()
-            return
+            return False
         players = self.session.players
         chosen = [view["chosen"]] if view["chosen"] else []
         self.hands = {seat: [c for c in observe(state, p)["hand"] if c not in chosen] for p, seat in enumerate(players)}
@@ -250,7 +249,7 @@ class World(world.World):
             for p, seat in enumerate(players):
                 missing = view["dealt"][p] - len(self.hands[seat])
                 self.hands[seat] = self.in_order(self.hands[seat] + [pool.pop() for _ in range(missing)])
-            self.note = "sim_resumed_redealt"
+        return view["phase"] == "register"
 
 
 class Players(Bots):

@@ -199,7 +199,7 @@ class World(world.World):
             hands[seat] = self.in_order(hand)
         return hands
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Hands as the table knows them (unregistered cards dealt again at random); the rest is the pile."""
         state = self.session.state
         view = observe(state, None)
@@ -208,13 +208,14 @@ class World(world.World):
         known = set(self.table).union(*self.hands.values(), *(r["discarded"] for r in view["log"]))
         pool = [c for c in self.sim.cards(self.sim.deck) if c not in known]
         self.rng.shuffle(pool)
-        self.note = "sim_resumed"
+        redealt = False
         for p, seat in enumerate(self.session.players):
             missing = view["expected"] - len(self.hands[seat]) if state.phase == "register" else 0
             if missing > 0:
                 self.hands[seat] += [pool.pop() for _ in range(missing)]
-                self.note = "sim_resumed_redealt"
+                redealt = True
         self.pile = pool
+        return redealt
 
 
 class Players(Bots):

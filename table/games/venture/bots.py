@@ -135,7 +135,7 @@ class World(world.World):
             packets = [passed[p - 1] for p in range(len(packets))]
         return kept
 
-    def _resume(self) -> None:
+    def _resume(self) -> bool:
         """Hands are never known to the table: deal the unseen cards again at random (the slug left first)."""
         state, seats = self.session.state, self.session.players
         view = self.rules.observe(state, None)
@@ -145,7 +145,7 @@ class World(world.World):
         self.pile, pool = pool[:missing], pool[missing:]
         for p, seat in enumerate(seats):
             self.hands[seat], pool = self.in_order(pool[:view["in_hand"][p]]), pool[view["in_hand"][p]:]
-        self.note = "sim_resumed_redealt"
+        return True
 
 
 class Players(Bots):

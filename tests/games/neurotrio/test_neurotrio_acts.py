@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from table.games.neurotrio import rules
 from table.storage.registry import Tag, TagRegistry, deck_cards, enrol_simulated
-from tests.session.test_session import Desk
+from tests.session.desk import Desk
 
 START, REMOVED = "2SGa", "3RBb"
 
