@@ -3,7 +3,6 @@ the finished games, benchmark."""
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
@@ -21,109 +20,7 @@ HARDWARE_HELP = ("auto (default): the layout's own hardware when this machine is
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # pygame's banner is no output of ours
-    parser = argparse.ArgumentParser(prog="cardtable", description="RFID card table controller")
-    parser.add_argument("--version", action="version", version=f"cardtable {package_version()}")
-    parser.add_argument("--verbose", action="store_true", help="log what the table accepts and refuses (never a card)")
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    run = commands.add_parser("run", help="run the table (the simulated table when there is no table hardware)")
-    run.add_argument("--layout", default=DEFAULT_LAYOUT,
-                     help="table layout: a file or a name in hardware/layouts (default: $CARDTABLE_LAYOUT or sim-6-single)")
-    run.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL, help="journal file (resumed if it exists)")
-    run.add_argument("--hardware", choices=("auto", "real", "simulated", "emulated"), default="auto",
-                     help=HARDWARE_HELP + "; emulated: the layout's readers emulated, read by the real driver")
-    run.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY,
-                     help="tag registry file, as made by cardtable enrol (real hardware only)")
-    run.add_argument("--game", choices=list(GAMES), help="the game the lobby offers first")
-    run.add_argument("--lang", choices=("fr", "en"), default="fr")
-    run.add_argument("--fullscreen", action="store_true")
-    run.add_argument("--headless", action="store_true",
-                     help="run the table's own hardware without any screen (hub-only tests, benchmarks)")
-    run.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
-
-    demo = commands.add_parser("demo", help="bots play a whole game through the whole pipeline, headless")
-    demo.add_argument("--game", default=next(iter(GAMES)), choices=list(GAMES))
-    demo.add_argument("--players", type=int, default=4)
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--layout", help="table layout (default: sim-6-single, sim-8-single for 7 or 8 players)")
-    demo.add_argument("--noise", action="store_true", help="noisy readers: missed, flapping and repeated reads")
-    demo.add_argument("--frames", type=Path, help="write a PNG for each reveal step and each hand's scores here")
-    demo.add_argument("--journal", type=Path, help="keep the journal in this file")
-    demo.add_argument("--lang", choices=("fr", "en"), default="fr")
-
-    replay = commands.add_parser("replay", help="replay a journal and print the final public state")
-    replay.add_argument("journal", type=Path)
-    replay.add_argument("--json", action="store_true", help="print one JSON object")
-
-    history = commands.add_parser("history", help="list the finished games (or export them as CSV or JSON), "
-                                  "or copy one's archived journal")
-    history.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL,
-                         help="the table's journal: its history and archives are beside it")
-    shown = history.add_mutually_exclusive_group()
-    shown.add_argument("--csv", action="store_true", help="print the history as CSV")
-    shown.add_argument("--json", action="store_true", help="print the history as one JSON list")
-    shown.add_argument("--export", nargs=2, metavar=("N", "PATH"),
-                       help="copy game N's archived journal (checked against the history) to PATH")
-
-    enrol = commands.add_parser("enrol", help="tag a deck the first time (or staff cards), re-tag a lost card, "
-                                "export or import the tag registry")
-    enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. feira-torio, pairs)")
-    enrol.add_argument("--staff", type=int, default=0, metavar="N", help="also tag staff cards 1 to N")
-    enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card (its old tag is retired)")
-    enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")
-    enrol.add_argument("--layout", default=DEFAULT_LAYOUT,
-                       help="table layout whose centre pads are the station, when its hardware is here")
-    enrol.add_argument("--hardware", choices=("auto", "real", "simulated"), default="auto", help=HARDWARE_HELP)
-    enrol.add_argument("--lang", choices=("fr", "en"), default="fr")
-    enrol.add_argument("--fullscreen", action="store_true")
-    enrol.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
-    csv = enrol.add_mutually_exclusive_group()
-    csv.add_argument("--export", type=Path, metavar="CSV", help="write the registry to this CSV file and stop")
-    csv.add_argument("--import", dest="import_", type=Path, metavar="CSV",
-                     help="add the rows of this CSV file to the registry (all or nothing) and stop")
-
-    bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
-    bench.add_argument("what", choices=("engines", "pipeline", "readers", "startup"))
-    bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=duration, default=2.0,
-                       help="time spent on each measurement (engines, pipeline; 0: one game)")
-
-    doctor = commands.add_parser("doctor", help="check every reader, light, button and pad of the table; "
-                                 "exit status 1 when anything fails")
-    doctor.add_argument("--layout", default=DEFAULT_LAYOUT, help="table layout (default: as for run)")
-    doctor.add_argument("--emulated", action="store_true",
-                        help="run on emulated readers, hubs and pins, answered by an emulated hand")
-    doctor.add_argument("--break", dest="broken", action="append", default=[], metavar="PAD",
-                        help="emulated or simulated only: make this pad's reader deaf first (repeatable)")
-    doctor.add_argument("--patience", type=float, default=30.0, metavar="SECONDS",
-                        help="how long to wait for each button press or card")
-    doctor.add_argument("--state", type=Path, metavar="DIR",
-                        help="the state directory whose protections are checked (default: the journal's; "
-                             "missing, it is a problem only when named here or by $CARDTABLE_STATE)")
-    doctor.add_argument("--registry", type=Path, metavar="FILE",
-                        help="the tag registry whose staff cards are checked (default: the state directory's)")
-
-    fallback = commands.add_parser("fallback", help="say on the screen why the table stopped and whom to call, "
-                                   "until stopped (run by cardtable-fallback.service, see docs/appliance.md)")
-    fallback.add_argument("--unit", help="the failed unit (default: the one systemd names, else cardtable.service)")
-    fallback.add_argument("--contact", help="whom the staff should call (default: $CARDTABLE_CONTACT)")
-    fallback.add_argument("--fullscreen", action="store_true")
-    fallback.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until stopped)")
-    for name, verb in (("backup", "write every file of the table's state directory (journal, registry, history, "
-                                  "archives) to FILE, a gzipped tar, even while the table plays"),
-                       ("restore", "put a backup's files in the table's state directory (the table stopped); the "
-                                   "files there before are kept in a folder before-restore-TIME")):
-        command = commands.add_parser(name, help=verb)
-        command.add_argument("file", metavar="FILE", help="the backup file; - for standard " +
-                             ("output" if name == "backup" else "input"))
-        command.add_argument("--state", type=Path, metavar="DIR", help="the state directory (default: the journal's)")
-    commands.add_parser("ended", help="record how the table's service ended, from systemd's $SERVICE_RESULT (its "
-                        "ExecStopPost=): after 5 failures in 30 minutes it stays stopped (docs/appliance.md)")
-
-    layout = commands.add_parser("layout", help="check a table layout, or print its wiring tables")
-    layout.add_argument("action", choices=("check", "wiring"))
-    layout.add_argument("file", help="a layout file, or a name in hardware/layouts")
-
+    parser = command_parser()
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
     try:
@@ -142,6 +39,140 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"cardtable {args.command}: {message}", file=sys.stderr)
         return 1
+
+
+def command_parser() -> argparse.ArgumentParser:
+    """The `cardtable` command's options and its commands, in the order --help lists them."""
+    parser = argparse.ArgumentParser(prog="cardtable", description="RFID card table controller")
+    parser.add_argument("--version", action="version", version=f"cardtable {package_version()}")
+    parser.add_argument("--verbose", action="store_true", help="log what the table accepts and refuses (never a card)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for declare in (_declare_run, _declare_demo, _declare_replay, _declare_history, _declare_enrol, _declare_bench,
+                    _declare_doctor, _declare_fallback, _declare_backup_and_restore, _declare_ended, _declare_layout):
+        declare(commands)
+    return parser
+
+
+def _declare_run(commands) -> None:
+    run = commands.add_parser("run", help="run the table (the simulated table when there is no table hardware)")
+    run.add_argument("--layout", default=DEFAULT_LAYOUT,
+                     help="table layout: a file or a name in hardware/layouts (default: $CARDTABLE_LAYOUT or sim-6-single)")
+    run.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL, help="journal file (resumed if it exists)")
+    run.add_argument("--hardware", choices=("auto", "real", "simulated", "emulated"), default="auto",
+                     help=HARDWARE_HELP + "; emulated: the layout's readers emulated, read by the real driver")
+    run.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY,
+                     help="tag registry file, as made by cardtable enrol (real hardware only)")
+    run.add_argument("--game", choices=list(GAMES), help="the game the lobby offers first")
+    run.add_argument("--lang", choices=("fr", "en"), default="fr")
+    run.add_argument("--fullscreen", action="store_true")
+    run.add_argument("--headless", action="store_true",
+                     help="run the table's own hardware without any screen (hub-only tests, benchmarks)")
+    run.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
+
+
+def _declare_demo(commands) -> None:
+    demo = commands.add_parser("demo", help="bots play a whole game through the whole pipeline, headless")
+    demo.add_argument("--game", default=next(iter(GAMES)), choices=list(GAMES))
+    demo.add_argument("--players", type=int, default=4)
+    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--layout", help="table layout (default: sim-6-single, sim-8-single for 7 or 8 players)")
+    demo.add_argument("--noise", action="store_true", help="noisy readers: missed, flapping and repeated reads")
+    demo.add_argument("--frames", type=Path, help="write a PNG for each reveal step and each hand's scores here")
+    demo.add_argument("--journal", type=Path, help="keep the journal in this file")
+    demo.add_argument("--lang", choices=("fr", "en"), default="fr")
+
+
+def _declare_replay(commands) -> None:
+    replay = commands.add_parser("replay", help="replay a journal and print the final public state")
+    replay.add_argument("journal", type=Path)
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _declare_history(commands) -> None:
+    history = commands.add_parser("history", help="list the finished games (or export them as CSV or JSON), "
+                                  "or copy one's archived journal")
+    history.add_argument("--journal", type=Path, default=DEFAULT_JOURNAL,
+                         help="the table's journal: its history and archives are beside it")
+    shown = history.add_mutually_exclusive_group()
+    shown.add_argument("--csv", action="store_true", help="print the history as CSV")
+    shown.add_argument("--json", action="store_true", help="print the history as one JSON list")
+    shown.add_argument("--export", nargs=2, metavar=("N", "PATH"),
+                       help="copy game N's archived journal (checked against the history) to PATH")
+
+
+def _declare_enrol(commands) -> None:
+    enrol = commands.add_parser("enrol", help="tag a deck the first time (or staff cards), re-tag a lost card, "
+                                "export or import the tag registry")
+    enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. feira-torio, pairs)")
+    enrol.add_argument("--staff", type=int, default=0, metavar="N", help="also tag staff cards 1 to N")
+    enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card (its old tag is retired)")
+    enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")
+    enrol.add_argument("--layout", default=DEFAULT_LAYOUT,
+                       help="table layout whose centre pads are the station, when its hardware is here")
+    enrol.add_argument("--hardware", choices=("auto", "real", "simulated"), default="auto", help=HARDWARE_HELP)
+    enrol.add_argument("--lang", choices=("fr", "en"), default="fr")
+    enrol.add_argument("--fullscreen", action="store_true")
+    enrol.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until closed)")
+    csv = enrol.add_mutually_exclusive_group()
+    csv.add_argument("--export", type=Path, metavar="CSV", help="write the registry to this CSV file and stop")
+    csv.add_argument("--import", dest="import_", type=Path, metavar="CSV",
+                     help="add the rows of this CSV file to the registry (all or nothing) and stop")
+
+
+def _declare_bench(commands) -> None:
+    bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
+    bench.add_argument("what", choices=("engines", "pipeline", "readers", "startup"))
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--seconds", type=duration, default=2.0,
+                       help="time spent on each measurement (engines, pipeline; 0: one game)")
+
+
+def _declare_doctor(commands) -> None:
+    doctor = commands.add_parser("doctor", help="check every reader, light, button and pad of the table; "
+                                 "exit status 1 when anything fails")
+    doctor.add_argument("--layout", default=DEFAULT_LAYOUT, help="table layout (default: as for run)")
+    doctor.add_argument("--emulated", action="store_true",
+                        help="run on emulated readers, hubs and pins, answered by an emulated hand")
+    doctor.add_argument("--break", dest="broken", action="append", default=[], metavar="PAD",
+                        help="emulated or simulated only: make this pad's reader deaf first (repeatable)")
+    doctor.add_argument("--patience", type=float, default=30.0, metavar="SECONDS",
+                        help="how long to wait for each button press or card")
+    doctor.add_argument("--state", type=Path, metavar="DIR",
+                        help="the state directory whose protections are checked (default: the journal's; "
+                             "missing, it is a problem only when named here or by $CARDTABLE_STATE)")
+    doctor.add_argument("--registry", type=Path, metavar="FILE",
+                        help="the tag registry whose staff cards are checked (default: the state directory's)")
+
+
+def _declare_fallback(commands) -> None:
+    fallback = commands.add_parser("fallback", help="say on the screen why the table stopped and whom to call, "
+                                   "until stopped (run by cardtable-fallback.service, see docs/appliance.md)")
+    fallback.add_argument("--unit", help="the failed unit (default: the one systemd names, else cardtable.service)")
+    fallback.add_argument("--contact", help="whom the staff should call (default: $CARDTABLE_CONTACT)")
+    fallback.add_argument("--fullscreen", action="store_true")
+    fallback.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until stopped)")
+
+
+def _declare_backup_and_restore(commands) -> None:
+    for name, verb in (("backup", "write every file of the table's state directory (journal, registry, history, "
+                                  "archives) to FILE, a gzipped tar, even while the table plays"),
+                       ("restore", "put a backup's files in the table's state directory (the table stopped); the "
+                                   "files there before are kept in a folder before-restore-TIME")):
+        command = commands.add_parser(name, help=verb)
+        command.add_argument("file", metavar="FILE", help="the backup file; - for standard " +
+                             ("output" if name == "backup" else "input"))
+        command.add_argument("--state", type=Path, metavar="DIR", help="the state directory (default: the journal's)")
+
+
+def _declare_ended(commands) -> None:
+    commands.add_parser("ended", help="record how the table's service ended, from systemd's $SERVICE_RESULT (its "
+                        "ExecStopPost=): after 5 failures in 30 minutes it stays stopped (docs/appliance.md)")
+
+
+def _declare_layout(commands) -> None:
+    layout = commands.add_parser("layout", help="check a table layout, or print its wiring tables")
+    layout.add_argument("action", choices=("check", "wiring"))
+    layout.add_argument("file", help="a layout file, or a name in hardware/layouts")
 
 
 def package_version() -> str:
@@ -192,7 +223,7 @@ def refusal(error: Exception) -> str | None:
 
 
 def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """Run the command `args` asks for; its exit status."""
+    """Run the command `args` asks for (its body, imported when asked for); its exit status."""
     if args.command == "run":
         from table.run import run
         return run(args)
@@ -200,33 +231,19 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from table.sim.demo import run_demo
         return run_demo(args)
     if args.command == "enrol":
-        from table.enrol.command import run_enrol
         if not (args.deck or args.staff or args.export or args.import_):
             parser.error("enrol needs --deck DECK (and/or --staff N), --export CSV or --import CSV")
-        from table.hardware.build import choose
-        from table.layout import load_layout
-        from table.run import say_missing
-        layout = load_layout(args.layout)
-        hardware, missing = choose(layout, args.hardware)
-        if not (args.export or args.import_):
-            say_missing(layout, missing, hardware is None, "a simulated station")
-        return run_enrol(args, hardware, layout.centre)
+        from table.enrol.command import enrol_command
+        return enrol_command(args)
     if args.command == "replay":
-        from table.session.replay import replay_journal
-        from table.session.table_session import JournalError
-        if not args.journal.exists() and not Path(f"{args.journal}-wal").exists():   # a lone -wal: said below
-            print(f"cardtable replay: no journal at {args.journal}", file=sys.stderr)
-            return 1
-        try:
-            state = replay_journal(args.journal)
-        except JournalError as error:
-            print(f"cardtable replay: {args.journal}: {error}", file=sys.stderr)
-            return 1
-        print(json.dumps(state, ensure_ascii=False) if args.json else json.dumps(state, ensure_ascii=False, indent=2))
-        return 0
+        from table.session.replay import replay_command
+        return replay_command(args.journal, args.json)
     if args.command == "layout":
-        return layout_command(args.action, args.file)
+        from table.layout.command import layout_command
+        from table.session.lobby import games_for
+        return layout_command(args.action, args.file, games_for)
     if args.command == "history":
+        from table.storage.history import history_command
         return history_command(args.journal.parent / "history.sqlite", args.csv, args.json, args.export)
     if args.command == "doctor":
         from table.doctor import run_doctor
@@ -239,74 +256,10 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from table.storage.backup import backup_command
         return backup_command(args.command, args.file, args.state or DEFAULT_JOURNAL.parent)
     if args.command == "ended":
-        from table.appliance.failures import record
-        record(DEFAULT_JOURNAL.parent, os.environ.get("SERVICE_RESULT", ""))
-        return 0
-    from table.bench import run_bench
-    figures = run_bench(args.what, args.seconds)
-    print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))
-    return 0
-
-
-def layout_command(action: str, file: str) -> int:
-    """`cardtable layout check|wiring FILE`: one line per problem, then the summary or the wiring tables."""
-    from table.layout import LayoutError, read_layout
-    from table.layout.check import check_layout, summary
-    from table.layout.wiring import wiring_markdown
-    try:
-        layout = read_layout(file)
-    except LayoutError as error:
-        print(f"error: {error}")
-        return 1
-    problems = check_layout(layout)
-    errors = sum(p.error for p in problems)
-    if action == "check" or errors:
-        print(layout.source, *problems, sep="\n")
-    if errors:
-        print(f"{errors} error{'s' if errors > 1 else ''}: the table cannot be wired like this")
-        return 1
-    if action == "check":
-        from table.session.lobby import games_for
-        print(f"OK: {summary(layout)}")
-        print(f"  games: {', '.join(games_for(layout)) or 'none (see each game’s pads and buttons)'}")
-    else:
-        print(wiring_markdown(layout), end="")
-    return 0
-
-
-def history_command(path: Path, as_csv: bool, as_json: bool, export: list[str] | None) -> int:
-    """`cardtable history`: the finished games as a table, CSV or JSON; or copy one's archived journal."""
-    from table.storage.history import History, to_csv
-    if not path.exists():
-        print(f"no finished game yet (no history at {path})", file=sys.stderr)
-        return 0 if export is None else 1
-    history = History(path, read_only=True)
-    try:
-        if export is not None:
-            number, to = export
-            if not number.isdigit():
-                raise StorageRefused(path, f"no game number {number!r} (see cardtable history)")
-            try:
-                print(f"game {number}: {history.export_journal(int(number), Path(to))}")
-            except OSError as error:
-                print(f"cardtable history: cannot write {to}: {error.strerror}", file=sys.stderr)
-                return 1
-            return 0
-        games = history.games()
-    finally:
-        history.close()
-    if as_json or as_csv:
-        print(json.dumps(games, ensure_ascii=False) if as_json else to_csv(games), end="\n" if as_json else "")
-        return 0
-    print(f"{'#':>4}  {'started (UTC)':16}  {'game':12} {'time':>7}  scores (seat: total)")
-    for g in games:
-        minutes, seconds = divmod(round(g["duration_s"]), 60)
-        scores = ", ".join(f"{seat}: {total}{'*' if int(seat) in g['winners'] else ''}"
-                           for seat, total in g["scores"].items())
-        print(f"{g['id']:>4}  {g['started'][:16].replace('T', ' '):16}  {g['game']:12} {minutes:>4}:{seconds:02d}  "
-              f"{scores}{'' if g['winners'] else '  (ended by staff)'}")
-    print(f"{len(games)} game{'s' if len(games) != 1 else ''}; * winner")
-    return 0
+        from table.appliance.failures import ended_command
+        return ended_command(DEFAULT_JOURNAL.parent)
+    from table.bench import bench_command
+    return bench_command(args.what, args.seconds, args.json)
 
 
 def duration(text: str) -> float:

@@ -14,7 +14,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 import pytest
 
-from table import bench
+from table.bench import pipeline, startup
 from table.cli import main
 from table.registry import GAMES
 from table.storage.journal import Journal
@@ -166,7 +166,7 @@ def test_bench_pipeline_prints_json_with_the_documented_figures(capsys):
 
 def test_bench_pipeline_plays_more_than_one_game(monkeypatch, capsys):
     clock = itertools.count(0.0, 0.01)   # a clock that lets several games start, whatever the machine's speed
-    monkeypatch.setattr(bench, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(pipeline, "perf_counter", lambda: next(clock))
     figures = json.loads(run(capsys, "bench", "pipeline", "--json", "--seconds", "0.2"))
     check_figures(figures, PIPELINE_KEYS)
 
@@ -202,7 +202,7 @@ def test_a_negative_duration_is_one_line_of_usage(capsys):
 
 
 def test_bench_startup_measures_the_first_frame_after_finished_games_now_and_as_before_and_the_time_to_ready():
-    figures = bench.bench_startup(counts=(0, 3))
+    figures = startup.bench_startup(counts=(0, 3))
     assert set(figures) == {f"first_frame_ms_{n}_games{how}" for n in (0, 3) for how in ("", "_one_journal_before")
                             } | {"ready_ms_dummy_display", "ready_ms_headless"}
     assert all(isinstance(v, float) and v > 0 for v in figures.values())

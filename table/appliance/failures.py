@@ -35,6 +35,12 @@ def boot_id() -> str:
         return "unknown"
 
 
+def ended_command(state: Path) -> int:
+    """`cardtable ended`: record in the state directory `state` how the service ended ($SERVICE_RESULT)."""
+    record(state, os.environ.get("SERVICE_RESULT", ""))
+    return 0
+
+
 def record(state: Path, result: str, at: float | None = None, boot: str | None = None) -> bool:
     """Record that the service ended with systemd's `result`, unless it is "success"; whether it was recorded."""
     if not result or result == "success":

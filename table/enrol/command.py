@@ -6,8 +6,20 @@ from argparse import Namespace
 from table.enrol.enrolment import Enrolment
 from table.enrol.station import BlankTags, Station
 from table.events import EventBus
-from table.hardware.build import HUBS_WAIT_S, Builder
+from table.hardware.build import HUBS_WAIT_S, Builder, choose
+from table.layout import load_layout
+from table.run import say_missing
 from table.storage.registry import TagRegistry
+
+
+def enrol_command(args: Namespace) -> int:
+    """`cardtable enrol`: the station on the centre pads of the layout `args.layout` when its hardware is here
+    (else, saying what is missing, a simulated station), or the registry's CSV export or import."""
+    layout = load_layout(args.layout)
+    hardware, missing = choose(layout, args.hardware)
+    if not (args.export or args.import_):
+        say_missing(layout, missing, hardware is None, "a simulated station")
+    return run_enrol(args, hardware, layout.centre)
 
 
 def run_enrol(args: Namespace, hardware: Builder | None = None, pads: tuple[str, ...] = ()) -> int:

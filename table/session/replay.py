@@ -1,14 +1,31 @@
 """The final public state of a journal, for `cardtable replay`."""
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 from table.events import EventBus
 from table.layout import load_layout
-from table.session.table_session import TableSession
+from table.session.table_session import JournalError, TableSession
 from table.storage.journal import Journal
 
 REPLAY_LAYOUT = "sim-8-single"   # inputs are replayed, not read: any game's journal fits its 8 seats
+
+
+def replay_command(path: Path, as_json: bool) -> int:
+    """`cardtable replay JOURNAL`: the final public state as JSON (on one line with `as_json`, else indented); one
+    line on stderr when there is no journal there or it does not replay."""
+    if not path.exists() and not Path(f"{path}-wal").exists():   # a lone -wal: the journal says it
+        print(f"cardtable replay: no journal at {path}", file=sys.stderr)
+        return 1
+    try:
+        state = replay_journal(path)
+    except JournalError as error:
+        print(f"cardtable replay: {path}: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(state, ensure_ascii=False, indent=None if as_json else 2))
+    return 0
 
 
 def replay_journal(path: str | Path) -> dict:

@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import shutil
+import sys
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -106,6 +107,50 @@ class History:
 
     def close(self) -> None:
         self._db.close()
+
+
+def history_command(path: Path, as_csv: bool, as_json: bool, export: list[str] | None) -> int:
+    """`cardtable history`: the finished games of the history at `path` as a table, CSV or JSON; or, `export`
+    being a game's number and a path, copy its archived journal there."""
+    if not path.exists():
+        print(f"no finished game yet (no history at {path})", file=sys.stderr)
+        return 0 if export is None else 1
+    history = History(path, read_only=True)
+    try:
+        if export is not None:
+            return _export(history, path, *export)
+        games = history.games()
+    finally:
+        history.close()
+    if as_json or as_csv:
+        print(json.dumps(games, ensure_ascii=False) if as_json else to_csv(games), end="\n" if as_json else "")
+    else:
+        _print_games(games)
+    return 0
+
+
+def _export(history: History, path: Path, number: str, to: str) -> int:
+    """Copy game `number`'s archived journal to `to`, saying where; one line on stderr when it cannot be written."""
+    if not number.isdigit():
+        raise StorageRefused(path, f"no game number {number!r} (see cardtable history)")
+    try:
+        print(f"game {number}: {history.export_journal(int(number), Path(to))}")
+    except OSError as error:
+        print(f"cardtable history: cannot write {to}: {error.strerror}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _print_games(games: list[dict]) -> None:
+    """The finished games as a table: one line each, its scores by seat, the winners marked."""
+    print(f"{'#':>4}  {'started (UTC)':16}  {'game':12} {'time':>7}  scores (seat: total)")
+    for g in games:
+        minutes, seconds = divmod(round(g["duration_s"]), 60)
+        scores = ", ".join(f"{seat}: {total}{'*' if int(seat) in g['winners'] else ''}"
+                           for seat, total in g["scores"].items())
+        print(f"{g['id']:>4}  {g['started'][:16].replace('T', ' '):16}  {g['game']:12} {minutes:>4}:{seconds:02d}  "
+              f"{scores}{'' if g['winners'] else '  (ended by staff)'}")
+    print(f"{len(games)} game{'s' if len(games) != 1 else ''}; * winner")
 
 
 def to_csv(games: list[dict]) -> str:
