@@ -22,10 +22,11 @@ from typing import Protocol
 from table.appliance.checks import Check, protections
 from table.events import ButtonDown, CardPlaced, CardRemoved, EventBus, ReaderFailed, ReaderRecovered
 from table.hardware import build
-from table.hardware.pins import NoTableHardware, missing_spi_devices, not_a_pi
+from table.hardware.pins import ROOT, NoTableHardware, not_a_pi
 from table.hardware.poller import ReaderPoller
 from table.hardware.ports import LightState, Reader, SeatLight
 from table.hardware.presence import PresenceTracker
+from table.hardware.readers import reader_driver
 from table.layout import PI, Layout, load_layout
 
 CARD = "04C0FFEE000001"   # the tag an emulated hand lays on the pads
@@ -351,7 +352,7 @@ def _real(layout: Layout, bus: EventBus) -> tuple[build.Hardware, dict[str, str]
     not_here = not_a_pi(layout)
     if not not_here:
         try:
-            return build.real(layout)(bus), {}, missing_spi_devices(layout)
+            return build.real(layout)(bus), {}, reader_driver(layout).missing(layout, ROOT)
         except NoTableHardware as error:   # a Pi without its GPIO or SPI software, or no access to them
             not_here = str(error)
     off_pi = dataclasses.replace(layout, seats=tuple(s for s in layout.seats if s.board != PI),

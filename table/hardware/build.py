@@ -29,8 +29,9 @@ from table.hardware.lights import build_lights_and_buttons, press
 from table.hardware.pins import (ROOT, NoTableHardware, missing_hardware, not_a_pi, pin_factories,
                                  simulated_factories, table_is_here)
 from table.hardware.ports import Reader, SeatLight
+from table.hardware.readers import reader_driver
 from table.hardware.simulated import Noise, VirtualReader
-from table.layout import PI, Hub, Layout, LayoutError, Wiring
+from table.layout import PI, Hub, Layout, LayoutError
 
 log = logging.getLogger(__name__)
 
@@ -84,34 +85,28 @@ def simulated(layout: Layout, noise: Noise = Noise(), seed: int = 0,
     return build
 
 
-def emulated(layout: Layout, board=None, deaf: Iterable[str] = ()) -> Builder:
-    """The layout's readers as emulated chips read by our driver: Pi-wired ones on `board` (a new SpiBoard by
-    default) with mock pins, hub-wired ones on emulated hubs; the chips of the `deaf` pads are deaf from the start.
+def emulated(layout: Layout, deaf: Iterable[str] = ()) -> Builder:
+    """The layout's readers over their reader type's emulator: Pi-wired ones with mock pins, hub-wired ones as
+    emulated MFRC522 chips on emulated hubs; the chips of the `deaf` pads are deaf from the start.
 
-    `Hardware.chips` (pad -> EmulatedChip) lets the caller place cards and
-    inject faults; `Hardware.press` presses buttons.
+    `Hardware.chips` (pad -> its emulated chip, an EmulatedChip for the
+    MFRC522) lets the caller place cards and inject faults; `Hardware.press`
+    presses buttons.
     """
-    from table.hardware.rfid.emulator import EmulatedChip, SpiBoard
+    from table.hardware.rfid.emulator import EmulatedChip
 
-    if layout.reader != "mfrc522":
+    driver = reader_driver(layout)
+    if driver.emulated is None:
         raise LayoutError(f"{layout.source}: reader: the emulated table runs the mfrc522 driver only, "
                           f"not {layout.reader!r}")
 
     def build(bus: EventBus) -> Hardware:
-        spi = board or SpiBoard()
         factories = {name: f for name, f in simulated_factories(layout).items() if name == PI}
-        chips = {w.pad: EmulatedChip() for w in layout.wiring}
+        chips = {w.pad: (driver.emulator if w.board == PI else EmulatedChip)() for w in layout.wiring}
         for pad in deaf:
             chips[pad].go_deaf()
-        for wiring in layout.readers_on(PI):
-            chip = chips[wiring.pad]
-            if wiring.cs is None:
-                spi.wire(chip, wiring.bus, wiring.ce)
-            else:
-                spi.wire_gpio(chip, wiring.bus, factories[PI].pin(wiring.cs))
-            if wiring.reset is not None:
-                chip.wire_reset_pin(factories[PI].pin(wiring.reset))
-        hardware = _pi_readers(layout, bus, factories, spi.spidev, settle=None)   # emulated cards need no time
+        hardware = _pi_readers(layout, bus, factories, lambda pins, closers: driver.emulated(
+            layout.readers_on(PI), chips, pins, closers))
         hardware.chips = chips
         try:
             _add_emulated_hubs(hardware, layout, bus, chips)
@@ -175,7 +170,9 @@ def real(layout: Layout, list_ports: Callable[[], Iterable] | None = None) -> Bu
     """
     def build(bus: EventBus) -> Hardware:
         factories = pin_factories(layout, simulated=False)
-        hardware = _pi_readers(layout, bus, factories, _spidev() if layout.readers_on(PI) else None)
+        driver = reader_driver(layout)
+        hardware = _pi_readers(layout, bus, factories, lambda pins, closers: driver.real(
+            layout.readers_on(PI), pins, closers))
         try:
             _add_hubs(hardware, layout, bus, list_ports)
         except BaseException:
@@ -204,40 +201,11 @@ def choose(layout: Layout, hardware: str = "auto", root: Path = ROOT) -> tuple[B
     return (real(layout) if real_here and layout.backend != "simulated" else None), missing
 
 
-def _spidev():
-    """The spidev module, for the readers on the Pi's SPI buses."""
-    try:
-        import spidev
-    except ImportError:
-        raise NoTableHardware("the spidev package is missing: pip install spidev") from None
-    return spidev
-
-
-def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory], spidev, **settle) -> Hardware:
-    """Readers wired to the Pi's SPI buses (our driver or the mfrc522 package), then the Pi's lights and buttons.
-
-    `settle`, if given, replaces the wait for a card to power up in the field (SpiReader's).
-    """
-    from table.hardware.rfid.spi import ResetLine, SpiReader
-
+def _pi_readers(layout: Layout, bus: EventBus, factories: dict[str, PinFactory], make) -> Hardware:
+    """The readers wired to the Pi, `make(pins, closers)`, then the Pi's lights and buttons."""
     closers: list[Callable[[], None]] = []
-    pins = factories.get(PI)
-    lines: dict[int, ResetLine] = {}
-    readers: dict[str, Reader] = {}
     try:
-        for wiring in layout.readers_on(PI):
-            if layout.reader == "mfrc522-legacy":
-                readers[wiring.pad] = _legacy_reader(wiring)
-            else:
-                line = None
-                if wiring.reset is not None:
-                    if wiring.reset not in lines:
-                        lines[wiring.reset] = ResetLine(wiring.reset, pins)
-                        closers.append(lines[wiring.reset].close)
-                    line = lines[wiring.reset]
-                readers[wiring.pad] = SpiReader(wiring.pad, wiring.bus, wiring.ce or 0, wiring.cs, line,
-                                                spi=spidev.SpiDev(), pin_factory=pins, **settle)
-            closers.append(readers[wiring.pad].close)
+        readers = make(factories.get(PI), closers)
         hardware = _with_lights(layout, bus, readers, factories, layout.seats_on(PI))
     except BaseException:
         for close in reversed(closers):
@@ -275,13 +243,6 @@ def hub_wiring(layout: Layout, hub: Hub):
                      buttons=tuple((seat.number, name, pin) for seat in seats for name, pin in seat.buttons),
                      lights=tuple((seat.number, seat.light) for seat in seats),
                      spi_bus=hub.spi, sck=hub.sck, mosi=hub.mosi, miso=hub.miso, resets=resets)
-
-
-def _legacy_reader(wiring: Wiring) -> Reader:
-    from table.hardware.rfid.legacy import PackageReader
-    from table.layout.boards import PI_HEADER
-    kwargs = {} if wiring.reset is None else {"reset_pin": PI_HEADER[wiring.reset]}
-    return PackageReader(wiring.pad, wiring.bus, wiring.ce, **kwargs)
 
 
 def _with_lights(layout: Layout, bus: EventBus, readers: dict[str, Reader], factories: dict[str, PinFactory],

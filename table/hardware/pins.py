@@ -16,8 +16,8 @@ from pathlib import Path
 from gpiozero.pins import Factory as PinFactory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from table.hardware.readers import reader_driver
 from table.layout import PI, Layout
-from table.layout.check import pi_spi_config
 
 # Labels of the GPIO controller behind the 40-pin header: Pi 5 (RP1), Pi 4, Pi 3 and older.
 HEADER_GPIO_LABELS = ("pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835")
@@ -120,27 +120,17 @@ def not_a_pi(layout: Layout, root: Path = ROOT) -> str | None:
     return None
 
 
-def missing_spi_devices(layout: Layout, root: Path = ROOT) -> dict[str, str]:
-    """Pad -> what to do, for each Pi-wired reader whose /dev/spidev device is missing."""
-    config, missing = pi_spi_config(layout), {}
-    for w in layout.readers_on(PI):
-        device = root / f"dev/spidev{w.bus}.{w.ce if w.ce is not None else 0}"
-        if not device.exists():
-            missing[w.pad] = (f"no {device} for pad {w.pad!r}: add {config[w.bus]} to /boot/firmware/config.txt "
-                              "and reboot")
-    return missing
-
-
 def missing_hardware(layout: Layout, root: Path = ROOT) -> list[str]:
     """What a checked layout needs on this machine and does not find; empty when its hardware is all here.
 
     A simulated layout needs nothing. Anything on board "pi" needs a Raspberry
-    Pi; its readers need their /dev/spidev devices; each hub must be on USB.
+    Pi; its readers need their devices (the reader type says which: /dev/spidev for the MFRC522); each hub
+    must be on USB.
     """
     if layout.backend == "simulated":
         return []
     pi = not_a_pi(layout, root)
-    missing = ([pi] if pi else []) + list(missing_spi_devices(layout, root).values())
+    missing = ([pi] if pi else []) + list(reader_driver(layout).missing(layout, root).values())
     plugged = usb_devices(root)
     unnamed = defaultdict(list)
     for hub in layout.hubs:

@@ -8,9 +8,11 @@ single pad. Every pin belongs to a `board`: "pi" (BCM numbers), a hub (the
 Pico's GP numbers), or on a simulated table any name (one mock board each).
 
 On a real table each pad names the reader under it in `[pads.NAME]`: its
-board, and on the Pi its SPI bus and chip-enable line (`ce`) or a GPIO chip
-select (`cs`); on a hub a chip select pin (`cs`). `load_layout` reads a file
-and refuses it with every problem `table.layout.check` finds.
+board, and the keys of the layout's reader type (`reader = NAME`, one of
+READER_TYPES; table/layout/readers.py): for the MFRC522, on the Pi its SPI
+bus and chip-enable line (`ce`) or a GPIO chip select (`cs`), on a hub a
+chip select pin (`cs`). `load_layout` reads a file and refuses it with
+every problem `table.layout.check` finds.
 """
 from __future__ import annotations
 
@@ -21,12 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from table.layout.check import check_layout
+from table.layout.mfrc522 import MFRC522, MFRC522_LEGACY
+from table.layout.readers import PadWiring, ReaderType
 
 LAYOUTS = Path(__file__).resolve().parents[2] / "hardware" / "layouts"
 
 PI = "pi"
 BACKENDS = ("simulated", "pi", "hubs")
-READER_DRIVERS = ("mfrc522", "mfrc522-legacy")
+READER_TYPES: dict[str, ReaderType] = {t.name: t for t in (MFRC522, MFRC522_LEGACY)}   # the first is the default
 BUTTONS = ("next", "ok", "back")              # the buttons a seat may have
 PICO_MICROPYTHON_USB = (0x2E8A, 0x0005)
 
@@ -44,27 +48,6 @@ class Seat:
     board: str
     light: tuple[int, ...]                 # (red, green, blue) of an RGB LED, or (pin,) of a single-colour LED
     buttons: tuple[tuple[str, int], ...]   # (button name, pin)
-
-
-@dataclass(frozen=True, slots=True)
-class Wiring:
-    """Where the MFRC522 reader under one pad is wired.
-
-    On the Pi, `bus` is the SPI bus (0 or 1) and the reader is selected by a
-    chip-enable line of that bus (`ce`, the device /dev/spidev{bus}.{ce}) or
-    by a GPIO the driver drives itself (`cs`, transfers through
-    /dev/spidev{bus}.0, whose CE pin the spi0-0cs overlay leaves free and
-    spi1-1cs leaves unconnected). On a hub only `cs` is set (a GP pin) and
-    `bus` is None: the hub's SPI bus is in its `Hub`.
-    """
-
-    pad: str
-    board: str
-    bus: int | None
-    ce: int | None
-    cs: int | None
-    reset: int | None       # reset pin (NRSTPD), often shared by several readers
-    index: int              # the reader's number on its board, in file order (a hub's reader index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +85,8 @@ class Layout:
     backend: str                    # one of BACKENDS
     seats: tuple[Seat, ...]
     centre: tuple[str, ...]
-    reader: str = "mfrc522"         # one of READER_DRIVERS
-    wiring: tuple[Wiring, ...] = ()
+    reader: str = "mfrc522"         # one of READER_TYPES
+    wiring: tuple[PadWiring, ...] = ()   # the reader type's wiring records
     hubs: tuple[Hub, ...] = ()
     presence: Presence = Presence()
     common_anode: bool = False      # RGB LEDs share their anode: a pin low lights a colour
@@ -119,6 +102,11 @@ class Layout:
         raise KeyError(f"pad {pad!r} is not in layout {self.name!r}")
 
     @property
+    def reader_type(self) -> ReaderType:
+        """The layout half of the reader type its pads are wired for."""
+        return READER_TYPES[self.reader]
+
+    @property
     def pads(self) -> tuple[str, ...]:
         return tuple(p for s in self.seats for p in s.pads) + self.centre
 
@@ -127,7 +115,7 @@ class Layout:
         """Every board named by a seat or a reader, in file order."""
         return tuple(dict.fromkeys([s.board for s in self.seats] + [w.board for w in self.wiring]))
 
-    def readers_on(self, board: str) -> tuple[Wiring, ...]:
+    def readers_on(self, board: str) -> tuple[PadWiring, ...]:
         """The readers wired to a board, by index."""
         return tuple(w for w in self.wiring if w.board == board)
 
@@ -218,8 +206,10 @@ class _Table:
         self.only("name", "backend", "reader", "presence", "lights", "pi", "hubs", "pads", "seats", "centre")
         hubs = tuple(t.hub() for t in self.tables("hubs"))
         resets = {PI: self.table("pi").reset()} | {h.name: h.reset for h in hubs}
+        reader = self.choice("reader", tuple(READER_TYPES), "mfrc522")
         pads, on_board = self.table("pads"), {}
-        wiring = [pads.table(pad, required=True).wiring(pad, resets, on_board) for pad in pads.data]
+        wiring = [pads.table(pad, required=True).wiring(READER_TYPES[reader], pad, resets, on_board)
+                  for pad in pads.data]
         centre = self.table("centre", required=True)
         centre.only("pads")
         lights = self.table("lights")
@@ -229,7 +219,7 @@ class _Table:
             backend=self.choice("backend", BACKENDS, "simulated"),
             seats=tuple(t.seat(i + 1) for i, t in enumerate(self.tables("seats"))),
             centre=tuple(centre.names("pads")),
-            reader=self.choice("reader", READER_DRIVERS, "mfrc522"),
+            reader=reader,
             wiring=tuple(wiring),
             hubs=hubs,
             presence=self.table("presence").presence(),
@@ -259,19 +249,12 @@ class _Table:
             buttons=tuple((name, buttons.get(name, int)) for name in buttons.data),
         )
 
-    def wiring(self, pad: str, resets: dict[str, int | None], on_board: dict[str, int]) -> Wiring:
-        self.only("board", "spi", "ce", "cs", "reset")
+    def wiring(self, reader: ReaderType, pad: str, resets: dict[str, int | None],
+               on_board: dict[str, int]) -> PadWiring:
+        self.only("board", *reader.keys)
         board = self.get("board", str, PI)
         index = on_board[board] = on_board.get(board, -1) + 1
-        return Wiring(
-            pad=pad,
-            board=board,
-            bus=self.get("spi", int, 0) if board == PI else self.get("spi", int, None),
-            ce=self.get("ce", int, None),
-            cs=self.get("cs", int, None),
-            reset=self.get("reset", int, resets.get(board)),
-            index=index,
-        )
+        return reader.read(self, pad, board, index, resets.get(board))
 
     def hub(self) -> Hub:
         self.only("name", "usb", "serial", "spi", "sck", "mosi", "miso", "reset")

@@ -11,14 +11,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from table.layout.boards import (PI_BOARD, PI_CAVEATS, PI_I2C_PULLUPS, PI_SPI, PICO_BOARD, PICO_HEADER,
-                                   PICO_ONBOARD, SIMULATED_BOARD, Board, pico_pwm, pico_spi)
+from table.layout.boards import (PI_BOARD, PI_CAVEATS, PI_I2C_PULLUPS, PICO_BOARD, PICO_HEADER, PICO_ONBOARD,
+                                   SIMULATED_BOARD, Board, pico_pwm, pico_spi)
 
 if TYPE_CHECKING:
-    from table.layout import Hub, Layout, Seat, Wiring
+    from table.layout import Hub, Layout, Seat
 
 HOLD_S = 0.3          # a card held this long on a pad must be reported
-READ_S = 0.005        # estimated time to read one reader with a card on it at 1 MHz SPI
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +42,7 @@ class Use:
 
 def check_layout(layout: Layout) -> list[Problem]:
     """Every problem of a layout, errors and warnings, rule by rule."""
-    return _Checker(layout).problems
+    return Checker(layout).problems
 
 
 def board_for(layout: Layout, name: str) -> Board | None:
@@ -55,50 +54,15 @@ def board_for(layout: Layout, name: str) -> Board | None:
     return SIMULATED_BOARD if layout.backend == "simulated" else None
 
 
-def pi_spi_config(layout: Layout) -> dict[int, str]:
-    """For each Pi SPI bus with readers, the config.txt line that enables it as the layout uses it."""
-    return {bus: _pi_bus_setup(bus, readers)[0] for bus, readers in sorted(_pi_buses(layout).items())}
-
-
-def _pi_bus_setup(bus: int, readers: list[Wiring]) -> tuple[str, int]:
-    """(config.txt line, how many chip-enable lines it claims) for the readers of one Pi SPI bus.
-
-    With GPIO chip selects the driver talks through /dev/spidev{bus}.0: on
-    SPI0 the spi0-0cs overlay claims no CE pin, on SPI1 spi1-1cs claims CE0.
-    """
-    if any(w.cs is not None for w in readers):
-        return ("dtoverlay=spi0-0cs", 0) if bus == 0 else ("dtoverlay=spi1-1cs", 1)
-    if bus == 0:
-        return "dtparam=spi=on", 2
-    lines = 1 + max((w.ce for w in readers if w.ce in range(len(PI_SPI[1]["ce"]))), default=0)
-    return f"dtoverlay=spi1-{lines}cs", lines
-
-
 def summary(layout: Layout) -> str:
     """What the table is, in a few lines: seats, pads, readers per bus, hubs, config.txt."""
     per_seat = sorted({len(s.pads) for s in layout.seats})
-    lines = [f"{layout.name}: {_count(len(layout.seats), 'seat')}, {_count(len(layout.pads), 'pad')} "
+    lines = [f"{layout.name}: {count(len(layout.seats), 'seat')}, {count(len(layout.pads), 'pad')} "
              f"({' or '.join(map(str, per_seat))} per seat, {len(layout.centre)} in the centre)"]
-    for bus, readers in sorted(_pi_buses(layout).items()):
-        select = "GPIO chip selects" if any(w.cs is not None for w in readers) else "chip-enable lines"
-        lines.append(f"  Pi SPI{bus}: {_count(len(readers), 'reader')} on {select}")
-    for hub in layout.hubs:
-        seats = ", ".join(str(s.number) for s in layout.seats_on(hub.name)) or "none"
-        lines.append(f"  hub {hub.name} (USB {hub.usb[0]:04x}:{hub.usb[1]:04x}): "
-                     f"{_count(len(layout.readers_on(hub.name)), 'reader')} on SPI{hub.spi}, seats {seats}")
-    if config := pi_spi_config(layout):
-        lines.append(f"  Pi /boot/firmware/config.txt: {', '.join(config.values())}")
+    lines += layout.reader_type.summary(layout)
     if layout.backend == "simulated":
         lines.append("  simulated: virtual readers, mock pins")
     return "\n".join(lines)
-
-
-def _pi_buses(layout: Layout) -> dict[int, list[Wiring]]:
-    buses = defaultdict(list)
-    for w in layout.readers_on("pi"):
-        if w.bus in PI_SPI:
-            buses[w.bus].append(w)
-    return buses
 
 
 def _place(layout: Layout, pad: str) -> str:
@@ -111,11 +75,13 @@ def _on(board: Board, name: str) -> str:
     return {"pi": "", "pico": f"hub {name!r}: "}.get(board.kind, f"board {name!r}: ")
 
 
-def _joined(items: list[str]) -> str:
+def joined(items: list[str]) -> str:
+    """Items in words: 'a', 'a and b', 'a, b and c'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _count(n: int, thing: str) -> str:
+def count(n: int, thing: str) -> str:
+    """'1 reader', '2 readers'."""
     return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
@@ -123,7 +89,7 @@ def _times(n: int) -> str:
     return "twice" if n == 2 else f"{n} times"
 
 
-class _Checker:
+class Checker:
     """Runs every rule over one layout and collects the problems."""
 
     def __init__(self, layout: Layout) -> None:
@@ -163,7 +129,7 @@ class _Checker:
             places[pad].append("the centre")
         for pad, where in places.items():
             if len(where) > 1:
-                self.error(f"pad {pad!r} is named {_times(len(where))}: {_joined(where)}; give each pad its own name")
+                self.error(f"pad {pad!r} is named {_times(len(where))}: {joined(where)}; give each pad its own name")
         presence = layout.presence
         if presence.place_after < 1 or presence.remove_after < 1:
             self.error("presence: place_after and remove_after must be at least 1")
@@ -188,11 +154,11 @@ class _Checker:
             by_usb[hub.usb, hub.serial].append(hub.name)
         for (usb, serial), hubs in by_usb.items():
             if len(hubs) > 1 and serial is None:
-                self.warn(f"hubs {_joined([repr(h) for h in hubs])} have the same USB id {usb[0]:04x}:{usb[1]:04x} "
+                self.warn(f"hubs {joined([repr(h) for h in hubs])} have the same USB id {usb[0]:04x}:{usb[1]:04x} "
                           "and no serial number: set each one's serial (see hardware/README.md) "
                           "so the table knows which Pico is which")
             elif len(hubs) > 1:
-                self.error(f"hubs {_joined([repr(h) for h in hubs])} have the same serial number {serial!r}")
+                self.error(f"hubs {joined([repr(h) for h in hubs])} have the same serial number {serial!r}")
         for hub in layout.hubs:
             self.wire_hub_bus(hub)
 
@@ -204,7 +170,7 @@ class _Checker:
             if pin in PICO_HEADER and pico_spi(pin) != (hub.spi, role):
                 options = [f"GP{gp}" for gp in PICO_HEADER if pico_spi(gp) == (hub.spi, role)]
                 self.error(f"hub {hub.name!r}: {PICO_BOARD.name(pin)} cannot be SPI{hub.spi} {role.upper()}; "
-                           f"SPI{hub.spi} {role.upper()} is on {_joined(options)}")
+                           f"SPI{hub.spi} {role.upper()} is on {joined(options)}")
             self.uses[hub.name, pin].append(Use(f"SPI{hub.spi} {role.upper()}", bus=True))
 
     def wire_seat(self, seat: Seat) -> None:
@@ -218,7 +184,7 @@ class _Checker:
             self.uses[seat.board, pin].append(Use(f"seat {seat.number} button {name!r}"))
 
     def check_readers(self) -> None:
-        layout = self.layout
+        layout, reader = self.layout, self.layout.reader_type
         wired = {w.pad for w in layout.wiring}
         if layout.backend != "simulated":
             for pad in layout.pads:
@@ -229,89 +195,18 @@ class _Checker:
             if w.pad not in layout.pads:
                 self.error(f"pad {w.pad!r} is assigned to no seat and is not a centre pad: add it to a seat's "
                            f"pads or to the centre's, or remove [pads.{w.pad}]")
-            if w.board == "pi":
-                self.wire_pi_reader(w)
-            elif self.board(w.board) is None:
+            if w.board != "pi" and self.board(w.board) is None:
                 self.error(f"pad {w.pad!r} is wired to hub {w.board!r}, which is not declared: "
                            f'add a [[hubs]] with name = "{w.board}", or use board = "pi"')
-            else:
-                self.wire_hub_reader(w)
-            if layout.reader == "mfrc522-legacy" and (w.board != "pi" or w.cs is not None):
-                self.error(f"pad {w.pad!r}: the mfrc522-legacy reader driver only drives readers on the Pi's "
-                           'chip-enable lines (ce): use reader = "mfrc522"')
-        resets = defaultdict(list)
-        for w in layout.wiring:
-            if w.reset is not None:
-                resets[w.board, w.reset].append(w.pad)
-        for key, pads in resets.items():
-            self.uses[key].append(Use("reader reset" if len(pads) > 1 else f"pad {pads[0]!r} reset"))
-        unreset = [w.pad for w in layout.wiring if w.reset is None]
-        if unreset:
-            self.warn(f"{_count(len(unreset), 'reader')} ({_joined([repr(p) for p in unreset])}) "
-                      "{} no reset pin: a reader that goes deaf can only be soft-reset, and one that ignores it "
-                      "stays out of order until the power is cycled; wire {} RST (NRSTPD) to a free pin "
-                      "(reset = N)".format(*(("has", "its") if len(unreset) == 1 else ("have", "their"))))
-        for bus, readers in sorted(_pi_buses(layout).items()):
-            self.wire_pi_bus(bus, readers)
-        for hub in layout.hubs:
-            self.check_hub_selects(hub)
-
-    def wire_pi_reader(self, w: Wiring) -> None:
-        if w.bus not in PI_SPI:
-            self.error(f"pad {w.pad!r}: readers go on SPI0 or SPI1, not SPI{w.bus}: set spi = 0 or 1")
-        elif (w.ce is None) == (w.cs is None):
-            self.error(f"pad {w.pad!r} needs one chip select: ce = a chip-enable line of SPI{w.bus}, "
-                       "or cs = a GPIO, not " + ("both" if w.cs is not None else "neither"))
-        elif w.ce is not None and w.ce not in range(len(PI_SPI[w.bus]["ce"])):
-            lines = ", ".join(f"CE{i}" for i in range(len(PI_SPI[w.bus]["ce"])))
-            hint = "move it to SPI1 (CE0-CE2), or " if w.bus == 0 else ""
-            self.error(f"SPI{w.bus} has {len(PI_SPI[w.bus]['ce'])} chip-enable lines ({lines}); pad {w.pad!r} "
-                       f"asks for CE{w.ce}: {hint}select every SPI{w.bus} reader with a GPIO chip select (cs = ...)")
-        elif w.ce is not None:
-            self.uses["pi", PI_SPI[w.bus]["ce"][w.ce]].append(Use(f"pad {w.pad!r} chip select (SPI{w.bus} CE{w.ce})"))
-        else:
-            self.uses["pi", w.cs].append(Use(f"pad {w.pad!r} chip select"))
-
-    def wire_pi_bus(self, bus: int, readers: list[Wiring]) -> None:
-        on_ce = [w.pad for w in readers if w.ce is not None]
-        on_gpio = [w.pad for w in readers if w.cs is not None]
-        if on_ce and on_gpio:
-            self.error(f"SPI{bus} mixes chip-enable lines (pad {on_ce[0]!r}) and GPIO chip selects "
-                       f"(pad {on_gpio[0]!r}): use one kind per bus")
-        spi = PI_SPI[bus]
-        for role in ("miso", "mosi", "sclk"):
-            self.uses["pi", spi[role]].append(Use(f"SPI{bus} {role.upper()}", bus=True))
-        config, claimed = _pi_bus_setup(bus, readers)
-        used = {spi["ce"][w.ce] for w in readers if w.ce in range(len(spi["ce"]))}
-        for i, pin in enumerate(spi["ce"][:claimed]):
-            if pin not in used:
-                self.uses["pi", pin].append(Use(f"SPI{bus} CE{i} (claimed by {config})", bus=True))
-
-    def check_hub_selects(self, hub: Hub) -> None:
-        readers = self.layout.readers_on(hub.name)
-        free = len(PICO_BOARD.pins) - 3 - (hub.reset is not None)
-        if len(readers) > free:
-            self.error(f"too many chip selects on hub {hub.name!r}: {len(readers)} readers, but a Pico has "
-                       f"{len(PICO_BOARD.pins)} usable pins and {len(PICO_BOARD.pins) - free} go to its SPI bus "
-                       f"and reset, so at most {free}; move readers to another hub")
-
-    def wire_hub_reader(self, w: Wiring) -> None:
-        if w.ce is not None:
-            self.error(f"pad {w.pad!r} is on hub {w.board!r}, which has no chip-enable lines: "
-                       "use cs = a GP pin")
-        if w.bus is not None:
-            self.error(f"pad {w.pad!r} is on hub {w.board!r}, whose readers share the hub's SPI bus: remove spi")
-        if w.cs is None:
-            self.error(f"pad {w.pad!r} on hub {w.board!r} needs a chip select: cs = a GP pin")
-        else:
-            self.uses[w.board, w.cs].append(Use(f"pad {w.pad!r} chip select"))
+            reader.check(self, w)
+        reader.check_all(self)
 
     def check_pins(self) -> None:
         for (board_name, pin), uses in self.uses.items():
             board = self.board(board_name)
             if board is None:
                 continue
-            users = _joined([u.what for u in uses])
+            users = joined([u.what for u in uses])
             if pin not in board.pins:
                 self.error(self.missing_pin(board, board_name, pin) + f"; used by {users}")
                 continue
@@ -319,7 +214,7 @@ class _Checker:
             fixed = [u for u in uses if u.bus]
             if fixed and len(uses) > 1:
                 others = [u.what for u in uses if not u.bus]
-                self.error(f"{name} is {fixed[0].what}, used by the readers; move {_joined(others or [fixed[1].what])}")
+                self.error(f"{name} is {fixed[0].what}, used by the readers; move {joined(others or [fixed[1].what])}")
             elif len(uses) > 1:
                 self.error(f"{name} is used {_times(len(uses))}: {users}")
             if board is PI_BOARD and pin in PI_CAVEATS:
@@ -343,21 +238,21 @@ class _Checker:
             outputs = defaultdict(list)
             for (board, pin), uses in self.uses.items():
                 if board == hub.name and pin in PICO_HEADER and any(u.led for u in uses):
-                    outputs[pico_pwm(pin)].append((pin, _joined([u.what for u in uses])))
+                    outputs[pico_pwm(pin)].append((pin, joined([u.what for u in uses])))
             for output, pins in outputs.items():
                 if len(pins) > 1:
-                    self.error(f"hub {hub.name!r}: {_joined([PICO_BOARD.name(p) for p, _ in pins])} are the same "
-                               f"PWM output {output}, so {_joined([w for _, w in pins])} would always show the "
+                    self.error(f"hub {hub.name!r}: {joined([PICO_BOARD.name(p) for p, _ in pins])} are the same "
+                               f"PWM output {output}, so {joined([w for _, w in pins])} would always show the "
                                "same brightness: move one to a pin with its own PWM output")
 
     def check_polling(self) -> None:
-        buses = {f"the Pi's SPI{bus}": readers for bus, readers in _pi_buses(self.layout).items()}
-        buses |= {f"hub {hub.name!r}": self.layout.readers_on(hub.name) for hub in self.layout.hubs}
+        reader = self.layout.reader_type
         rounds = self.layout.presence.place_after
-        for where, readers in buses.items():
-            seen_after = len(readers) * READ_S * rounds
+        for where, readers in reader.buses(self.layout).items():
+            seen_after = len(readers) * reader.read_s * rounds
             if seen_after > HOLD_S:
                 self.error(f"too many readers on {where} ({len(readers)}): read in turn at about "
-                           f"{READ_S * 1000:.0f} ms each, a card needs {rounds} rounds, {seen_after * 1000:.0f} ms, "
+                           f"{reader.read_s * 1000:.0f} ms each, a card needs {rounds} rounds, "
+                           f"{seen_after * 1000:.0f} ms, "
                            f"to be seen, and one held {HOLD_S * 1000:.0f} ms could be missed; "
                            "move readers to another bus or hub, or lower place_after")

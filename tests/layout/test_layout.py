@@ -5,7 +5,8 @@ import pytest
 
 from table.cli import main
 from table.layout import LAYOUTS, PICO_MICROPYTHON_USB, LayoutError, load_layout, read_layout
-from table.layout.check import check_layout, pi_spi_config, summary
+from table.layout.check import check_layout, summary
+from table.layout.mfrc522 import pi_spi_config
 from table.layout.wiring import wiring_markdown
 
 PI_TABLE = """\
