@@ -23,9 +23,12 @@ from pathlib import Path
 from typing import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]   # this checkout's table, not an installed one
 
 import pygame  # noqa: E402
+
+import table  # noqa: E402
 
 from games.tables import random_states, table_view  # noqa: E402
 from table.registry import GAMES  # noqa: E402
@@ -87,6 +90,7 @@ def main() -> int:
     parser.add_argument("--record", action="store_true", help="record the hashes instead of comparing")
     parser.add_argument("--png", type=Path, help="save every frame as a PNG in this folder")
     args = parser.parse_args()
+    print(f"pages of {Path(table.__file__).parent}")
     pygame.font.init()
     screens = {lang: Screen(GAMES, lang) for lang in LANGS}
     hashes = {}
