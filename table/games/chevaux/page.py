@@ -13,8 +13,9 @@ import pygame
 
 from table.games.chevaux.faces import value_text
 from table.games.chevaux.rules import ALL_CARDS
+from table.games.kit.pages import resolution_pages
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
 from table.screen.i18n import Translator
 

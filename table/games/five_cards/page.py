@@ -11,8 +11,9 @@ from __future__ import annotations
 import pygame
 
 from table.games.five_cards.rules import COLUMNS, DRAWN
+from table.games.kit.pages import resolution_pages
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
 from table.screen.i18n import Translator
 

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 import pygame
 
 from table.games.kitty.rules import ONE, TARGET
+from table.games.kit.pages import resolution_pages
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
 
 BOTTOM = SIZE[1] - PROMPT - 8                                     # lowest y above the prompt bar

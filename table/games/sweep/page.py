@@ -6,8 +6,9 @@ from __future__ import annotations
 import pygame
 
 from table.games.sweep.rules import CENTRE, HAND
+from table.games.kit.pages import resolution_pages
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
 
 LEFT = pygame.Rect(16, HEADER + 8, 640, SIZE[1] - HEADER - PROMPT - 16)   # the table page's play area

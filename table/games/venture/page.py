@@ -11,8 +11,9 @@ from typing import Mapping
 
 import pygame
 
+from table.games.kit.pages import resolution_pages
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
 
 LEFT, RIGHT = 16, SIZE[0] - 16
