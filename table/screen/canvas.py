@@ -74,9 +74,9 @@ class Canvas:
         return name
 
     def titles(self, columns: list[tuple[str, str, int]], y: int, size: int = 28, colour=MUTED) -> None:
-        """Column titles (text, anchor, x) on one line: the anchor's point at (x, y)."""
-        for label, anchor, x in columns:
-            draw.text(self.surf, label, size, colour, anchor, (x, y))
+        """Column titles (text key, anchor, x) on one line: the anchor's point at (x, y)."""
+        for key, anchor, x in columns:
+            draw.text(self.surf, self.t(key), size, colour, anchor, (x, y))
 
     def step_panel(self, rect: pygame.Rect, k: int, current: int, radius: int = 12,
                    framed: int | None = None) -> bool:

@@ -70,7 +70,7 @@ def _seat_panel(c: Canvas, view: dict) -> None:
     t, surf = c.t, c.surf
     x0, x1 = 690, SIZE[0] - 16
     slot_w, slot_x = 34, x0 + 322
-    c.titles([(t("col_bids"), "midbottom", slot_x + 2 * (slot_w + 8) - 4), (t("col_points"), "bottomright", x1 - 14)],
+    c.titles([("col_bids", "midbottom", slot_x + 2 * (slot_w + 8) - 4), ("col_points", "bottomright", x1 - 14)],
              HEADER + 38)
     for p, row in c.seat_rows(list(range(view["players"])), HEADER + 44, SIZE[1] - PROMPT - 6, 110, x0, x1, 30):
         c.seat_name(row, p, 44, [(t(key), GOLD if key == "dealer" else TEXT) for key in seat_tags(view, p)], 2, 4,

@@ -127,7 +127,7 @@ def _seat_panel(c: Canvas) -> None:
     x0, x1 = SEATS_X
     held_x, total_x = x0 + 270, x1 - 14
     registering = view["phase"] == "register"
-    c.titles([(t("col_held"), "bottomleft", held_x), (t("col_points"), "bottomright", total_x)], HEADER + 38)
+    c.titles([("col_held", "bottomleft", held_x), ("col_points", "bottomright", total_x)], HEADER + 38)
     for p, row in c.seat_rows(list(range(view["players"])), HEADER + 44, SIZE[1] - PROMPT - 6, 100, x0, x1):
         dealer = p == view["dealer"]
         c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
