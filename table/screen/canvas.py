@@ -43,17 +43,50 @@ class Canvas:
         return LIGHTS.get(state, LIGHTS["off"])
 
     def seat_rows(self, players: list[int], top: int, bottom: int, most: int = 100,
-                  x0: int = 16, x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
-        """Draw one panel row per player (team band, seat badge) between top and bottom; yields (player, row)."""
+                  x0: int = 16, x1: int = SIZE[0] - 16, badge: int = 34) -> Iterator[tuple[int, pygame.Rect]]:
+        """Draw one panel row per player (team band, seat badge at most `badge` in radius) between top and
+        bottom; yields (player, row)."""
         h = min(most, (bottom - top) // max(len(players), 1))
         for i, p in enumerate(players):
             row = pygame.Rect(x0, top + i * h, x1 - x0, h - 8)
             pygame.draw.rect(self.surf, PANEL, row, border_radius=12)
             self.team_band(row, p)
-            seat = self.seat(p)
-            r = min(34, row.h // 2 - 4)
-            draw.badge(self.surf, (row.x + 12 + r, row.centery), r, seat, self.light(seat))
+            r = min(badge, row.h // 2 - 4)
+            self.seat_badge((row.x + 12 + r, row.centery), r, p)
             yield p, row
+
+    def seat_badge(self, center, r: int, player: int) -> None:
+        """Player `player`'s seat number in a disc coloured like its seat light."""
+        seat = self.seat(player)
+        draw.badge(self.surf, center, r, seat, self.light(seat))
+
+    def seat_name(self, row: pygame.Rect, player: int, size: int, tags: list[tuple[str, tuple]] = (),
+                  lift: int | None = None, gap: int = 2, tag_size: int = 28, badge: int = 34,
+                  width: int | None = None) -> pygame.Rect:
+        """A seat's name right of its badge in a seat row (`seat_rows`), centred on the row; `lift`ed, its
+        bottom `lift` pixels under the row's middle, with its `tags` (text, background) in a line under it."""
+        at = (row.x + 24 + 2 * min(badge, row.h // 2 - 4), row.centery + (lift or 0))
+        name = draw.text(self.surf, self.t("seat", seat=self.seat(player)), size, TEXT,
+                         "midleft" if lift is None else "bottomleft", at, width=width)
+        x = name.x
+        for label, colour in tags:
+            x = draw.tag(self.surf, label, tag_size, (x, name.bottom + gap), INK, colour).right + 8
+        return name
+
+    def titles(self, columns: list[tuple[str, str, int]], y: int, size: int = 28, colour=MUTED) -> None:
+        """Column titles (text key, anchor, x) on one line: the anchor's point at (x, y)."""
+        for key, anchor, x in columns:
+            draw.text(self.surf, self.t(key), size, colour, anchor, (x, y))
+
+    def step_panel(self, rect: pygame.Rect, k: int, current: int, radius: int = 12,
+                   framed: int | None = None) -> bool:
+        """Step `k`'s panel in a sequence shown up to step `current`: highlighted (and framed `framed` pixels
+        out, when given) if current, plain if done, none if later; whether it is later."""
+        if k <= current:
+            pygame.draw.rect(self.surf, PANEL_HI if k == current else PANEL, rect, border_radius=radius)
+        if k == current and framed is not None:
+            draw.frame(self.surf, rect.inflate(framed, framed))
+        return k > current
 
     def team(self, player: int) -> int | None:
         """The team index of `player` when the game plays in teams (the view's `teams`: lists of players)."""
@@ -146,11 +179,8 @@ def _pause(surf: pygame.Surface, centre: tuple[int, int], r: int, colour) -> Non
         pygame.draw.rect(surf, colour, (x + dx - 4, y - r, 9, 2 * r), border_radius=2)
 
 
-def resolution_pages(table: dict, steps: list[tuple[str, int | None]], scores: bool,
-                     end: tuple[tuple[str, int | None], ...] = (("over", None),)) -> list[tuple[str, int | None]]:
-    """A resolution's pages in order: its `steps` (take page included), the scores when it ended a deal,
-    then the `end` pages once the game is over, or else the table page again once the table is clear."""
-    shown = [*steps, *([("scores", None)] if scores else [])]
-    if table["view"]["phase"] == "over":
-        return [*shown, *end]
-    return shown if table.get("clearing") else [*shown, ("table", None)]
+def across(count: int, most: int, top: int, bottom: int, gap: int = 10) -> list[pygame.Rect]:
+    """`count` columns from top to bottom, at most `most` wide, `gap` apart, centred on the page."""
+    width = min(most, (SIZE[0] - 32 - gap * (count - 1)) // count)
+    x = (SIZE[0] - count * width - (count - 1) * gap) // 2
+    return [pygame.Rect(x + k * (width + gap), top, width, bottom - top) for k in range(count)]

@@ -4,7 +4,7 @@
 tests' games); `random_states` plays random legal games with the pure rules; `table_view`
 builds the session's table view for a state (lights from the game's `Need`,
 its prompt, the table gate), so page tests render every page of every game
-without a session.
+without a session; `Keys` stands for the texts in tests of what a page shows.
 """
 from __future__ import annotations
 
@@ -92,6 +92,20 @@ def table_view(game: Game, state, seats: list[int] | None = None, seat_pads: int
         "lights": {seat: light.value for seat, light in lights.items()},
         "view": view,
     }))
+
+
+class Keys:
+    """A translator that shows text keys: t("seat", seat=3) is "seat(seat=3)", t.count("cards", 2) "cards(n=2)",
+    t.seats([1, 4]) "seats(1, 4)"; what a page's view says, read without the texts (nor pygame)."""
+
+    def __call__(self, key: str, **params) -> str:
+        return f"{key}({', '.join(f'{k}={v}' for k, v in sorted(params.items()))})" if params else key
+
+    def count(self, key: str, n: int, **params) -> str:
+        return self(key, n=n, **params)
+
+    def seats(self, seats: list[int]) -> str:
+        return f"seats({', '.join(map(str, seats))})"
 
 
 def game(name: str) -> Game:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 import sys
 from dataclasses import replace
 from importlib import import_module
+from importlib.util import find_spec
 from inspect import signature
+from pathlib import Path
 from types import SimpleNamespace
 
 import pygame
@@ -202,6 +205,14 @@ def test_the_journal_replays_to_the_live_state(name, players):
         replayed = game.rules.apply(replayed, action)
     assert replayed == live
     assert game.rules.observe(replayed, None) == game.rules.observe(live, None)
+
+
+@pytest.mark.parametrize("name", [name for name, game in GAMES.items() if find_spec(f"{game.package}.view")])
+def test_what_a_page_shows_is_decided_without_pygame(name):
+    """A game's view module (what its pages show) loads, and decides, without the screen's pygame."""
+    check = (f"import sys; from table.games.{GAMES[name].package.rsplit('.', 1)[1]} import view; "
+             "assert 'pygame' not in sys.modules, 'pygame loaded'")
+    subprocess.run([sys.executable, "-c", check], check=True, cwd=Path(__file__).parents[2])   # this checkout
 
 
 # ---------------------------------------------------------------- through a live session

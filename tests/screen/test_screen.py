@@ -17,7 +17,7 @@ from table.assets import deck_data
 from table.registry import GAMES
 from table.games.feira_torio import rules as ft
 from table.games.feira_torio.faces import Faces
-from table.games.feira_torio.page import formula, take_back
+from table.games.feira_torio.view import formula, take_back
 from table.screen import Screen, Translator, draw, message_text, translate
 from table.screen.i18n import LANGS, texts
 

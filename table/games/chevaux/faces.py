@@ -11,17 +11,10 @@ import pygame
 
 from table.screen import draw, faces
 from table.screen.draw import BACK, INK, TEXT, card_blank, card_edge, chip_blank, chip_edge, ink_on, text
+from table.games.chevaux.view import value_text
 from table.screen.i18n import Translator
 
 NAMESPACE = "chevaux"
-
-
-def value_text(t: Translator, unit: str, value: int | float) -> str:
-    """A characteristic's value with its unit ('168 cm', '905 kg', '1823', '2500 av. J.-C.')."""
-    number = f"{value:g}" if isinstance(value, float) else str(value)
-    if unit == "year" and value < 0:
-        return t("unit_year_bc", value=number.lstrip("-"))
-    return t(f"unit_{unit}", value=number)
 
 
 class Faces(faces.Faces):

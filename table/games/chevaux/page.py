@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import pygame
 
-from table.games.chevaux.faces import value_text
 from table.games.chevaux.rules import ALL_CARDS
+from table.games.chevaux.view import (best, chain_text, instruction, is_out, pages, redraws, result_lines,
+                                      table_note, value_of)
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
-from table.screen.i18n import Translator
+
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 LABEL_X, LABEL_W = 16, 250                  # the characteristic names, left of the seat columns
 SEATS_X = LABEL_X + LABEL_W + 8             # the seat columns, up to the right edge
@@ -30,19 +32,6 @@ NOTE_Y = SIZE[1] - PROMPT - 92              # the tie-break / deal / time-up lin
 PROMPT_Y = SIZE[1] - PROMPT - 36            # the seat prompt's options
 
 
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    After a round: its result, then the table page once the pads are clear (the game-over page at the end).
-    """
-    view = table["view"]
-    if view["phase"] == "over":
-        return resolution_pages(table, [("result", None)] if view["last_round"] else [], False)
-    if round_just_ended(view):
-        return resolution_pages(table, [("result", None)], False)
-    return [("table", None)]
-
-
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
     """Draw one of this game's pages."""
     {"table": _table, "result": _result}[page](c)
@@ -53,97 +42,7 @@ def subtitle(c: Canvas) -> str:
     return c.t("ended_all_cards" if c.view["ended"] == ALL_CARDS else "ended_time")
 
 
-# ------------------------------------------------------------ what to say (pure)
-
-
-def round_just_ended(view: dict) -> bool:
-    """Whether a round has just been decided: the next one has no card revealed yet."""
-    return view["last_round"] is not None and view["phase"] == "reveal" and not view["current"]["pot"]
-
-
-def trait_index(view: dict, key: str | None) -> int | None:
-    """The place of characteristic `key` in the view's traits (None: no characteristic chosen yet)."""
-    return next((k for k, trait in enumerate(view["traits"]) if trait["key"] == key), None)
-
-
-def best(view: dict, board: dict) -> list[int]:
-    """The players whose revealed card has the best value on the board's characteristic (none before it is
-    chosen)."""
-    k = trait_index(view, board["trait"])
-    shown = [(p, s["value"]) for p, s in enumerate(board["seats"]) if s["value"] is not None]
-    if k is None or not shown:
-        return []
-    pick = max if view["traits"][k]["wins"] == "higher" else min
-    top = pick(v for _, v in shown)
-    return [p for p, v in shown if v == top]
-
-
-def value_of(t: Translator, view: dict, board: dict, player: int) -> str:
-    """A seat's value on the board's characteristic, with its unit ('' when not shown)."""
-    value = board["seats"][player]["value"]
-    k = trait_index(view, board["trait"])
-    return "" if value is None or k is None else value_text(t, view["traits"][k]["unit"], value)
-
-
-def instruction(t: Translator, table: dict) -> str:
-    """The table page's bottom bar: what to do now, and who does it."""
-    view = table["view"]
-    seats = table["joined"]
-    board = view["current"]
-    if view["phase"] == "redraw":
-        pending = board["tie"]["pending"]
-        return t.count("bar_redraw", len(pending), seats=t.seats([seats[p] for p in pending]))
-    seat = seats[view["at"]]
-    trait = t(f"trait_{board['trait']}") if board["trait"] else ""
-    if view["phase"] == "choose":
-        return t("bar_choose", seat=seat)
-    if view["phase"] == "switch":
-        return t("bar_switch", seat=seat, trait=trait)
-    if board["trait"] is None:
-        return t("bar_lead", seat=seat)
-    return t("bar_reveal", seat=seat, trait=trait)
-
-
-def chain_text(t: Translator, table: dict, board: dict, key: str) -> str:
-    """Who chose characteristic `key` in this round, and whether it is still the one played."""
-    seats = table["joined"]
-    for i, choice in reversed(list(enumerate(board["chain"]))):
-        if choice["trait"] == key:
-            seat = seats[choice["player"]]
-            if key != board["trait"]:
-                return t("trait_dropped", seat=seat)
-            return t("trait_chosen" if i == 0 else "trait_switched", seat=seat)
-    return ""
-
-
-def tie_text(t: Translator, table: dict, board: dict, value: str) -> str:
-    """The tie-break so far: who tied on the value, the rarity, each re-draw, who had no card left."""
-    tie = board["tie"]
-    seats = table["joined"]
-    if tie is None:
-        return ""
-
-    def named(players: list[int]) -> str:
-        return t.seats([seats[p] for p in players])
-
-    parts = [t("tie_value", seats=named(tie["value"]), value=value)]
-    if len(tie["rarity"]) > 1:
-        parts.append(t("tie_rarity", seats=named(tie["rarity"])))
-    for n, step in enumerate(tie["steps"], 1):
-        if step:
-            rarities = ", ".join(t("redraw_rarity", seat=seats[s["player"]], rarity=s["rarity"]) for s in step)
-            parts.append(t("tie_redraw", n=n, rarities=rarities))
-    if tie["no_card"]:
-        parts.append(t.count("tie_no_card", len(tie["no_card"]), seats=named(tie["no_card"])))
-    return " · ".join(parts)
-
-
-def how_text(t: Translator, result: dict) -> str:
-    """Why a tied round's winner won it: the rarest card, a re-draw, no card left (PR-C1); '' for the best value."""
-    return t(f"how_{result['how']}") if result["tie"] else ""
-
-
-# ------------------------------------------------------------ geometry (pure)
+# ------------------------------------------------------------ geometry
 
 
 def column(players: int, p: int) -> pygame.Rect:
@@ -189,10 +88,10 @@ def _seat(c: Canvas, board: dict, counts: list[int], p: int, winner: int | None)
     rect.h = SEAT_H
     seat = c.seat(p)
     shown = board["seats"][p]
-    out = not counts[p] and (winner is not None or not shown["playing"])   # mid-round, its last card is in play
+    out = is_out(board, counts, p, winner)
     pygame.draw.rect(surf, PANEL_HI if p == view["at"] else PANEL, rect, border_radius=12)
     r = min(24, rect.w // 6)
-    draw.badge(surf, (rect.x + 8 + r, rect.y + 10 + r), r, seat, c.light(seat))
+    c.seat_badge((rect.x + 8 + r, rect.y + 10 + r), r, p)
     if rect.w >= 180:                       # narrower, the badge alone names the seat
         draw.text(surf, t("seat", seat=seat), 30, TEXT, "midleft", (rect.x + 16 + 2 * r, rect.y + 10 + r),
                   width=rect.w - 24 - 2 * r)
@@ -204,9 +103,9 @@ def _seat(c: Canvas, board: dict, counts: list[int], p: int, winner: int | None)
                  rect.w - 12)
     if shown["playing"]:
         card = pygame.Rect((0, 0), CARD)
-        card.midbottom = (rect.centerx - (REDRAW[0] // 2 if _redraws(board, p) else 0), rect.bottom - 8)
+        card.midbottom = (rect.centerx - (REDRAW[0] // 2 if redraws(board, p) else 0), rect.bottom - 8)
         c.faces.back(surf, card, shown["rarity"])
-        for i, rarity in enumerate(_redraws(board, p)):
+        for i, rarity in enumerate(redraws(board, p)):
             small = pygame.Rect(card.right + 4 + i * 10, card.bottom - REDRAW[1] - i * 6, *REDRAW)
             c.faces.back(surf, small, rarity)
     if p == winner:
@@ -214,12 +113,6 @@ def _seat(c: Canvas, board: dict, counts: list[int], p: int, winner: int | None)
         draw.crown(surf, (rect.centerx, rect.y - 2), 14)
     elif out:
         draw.dim(surf, rect)
-
-
-def _redraws(board: dict, p: int) -> list[int]:
-    """The rarities of the cards `p` re-drew in the tie-break, in order."""
-    tie = board["tie"]
-    return [s["rarity"] for step in (tie["steps"] if tie else []) for s in step if s["player"] == p]
 
 
 def _trait(c: Canvas, board: dict, k: int, trait: dict, top: list[int]) -> None:
@@ -250,10 +143,6 @@ def _trait(c: Canvas, board: dict, k: int, trait: dict, top: list[int]) -> None:
                   width=cell.w - 14, lines=2)
 
 
-def _note(c: Canvas, text: str) -> None:
-    draw.text(c.surf, text, 32, GOLD, "midtop", (SIZE[0] // 2, NOTE_Y), width=SIZE[0] - 40, lines=2)
-
-
 # ------------------------------------------------------------ table
 
 
@@ -263,15 +152,9 @@ def _table(c: Canvas) -> None:
     board = view["current"]
     c.header(t("game_name"), t("round", round=view["round"]))
     _board(c, board, view["totals"])
-    k = trait_index(view, board["trait"])
-    value = value_of(t, view, board, board["tie"]["value"][0]) if board["tie"] and k is not None else ""
-    if view["time_up"]:
-        _note(c, t("time_up_note"))
-    elif board["tie"]:
-        _note(c, tie_text(t, c.table, board, value))
-    elif view["round"] == 1 and not board["pot"]:
-        aside = view["aside"]
-        _note(c, t.count("deal", aside, dealt=view["dealt"]) if aside else t("deal_all", dealt=view["dealt"]))
+    note = table_note(t, c.table)
+    if note:
+        draw.text(c.surf, note, 32, GOLD, "midtop", (SIZE[0] // 2, NOTE_Y), width=SIZE[0] - 40, lines=2)
     prompt = c.table.get("prompt")
     if prompt:
         seat = c.seat(prompt["player"])
@@ -288,18 +171,10 @@ def _result(c: Canvas) -> None:
     winner and the cards it takes, who is out."""
     t, view = c.t, c.view
     result = view["last_round"]
-    seats = c.table["joined"]
     c.header(t("result_title", round=result["round"]), t(f"trait_{result['trait']}"), "")
     _board(c, result, result["counts"], result["winner"])
-    winner = seats[result["winner"]]
-    value = value_of(t, view, result, result["winner"] if not result["tie"] else result["tie"]["value"][0])
-    lines = [t("winner_takes", seat=winner, n=result["taken"]),
-             tie_text(t, c.table, result, value) if result["tie"] else t("best_value", value=value), how_text(t, result)]
-    if result["out"]:
-        lines.append(t.count("out_now", len(result["out"]), seats=t.seats([seats[p] for p in result["out"]])))
+    headline, details, bar = result_lines(t, c.table)
     y = NOTE_Y - 12
-    draw.text(c.surf, lines[0], 40, GOLD, "midtop", (SIZE[0] // 2, y), width=SIZE[0] - 40)
-    draw.text(c.surf, " · ".join(filter(None, lines[1:])), 26, TEXT, "midtop", (SIZE[0] // 2, y + 44), width=SIZE[0] - 40,
-              lines=2)
-    over = view["phase"] == "over"
-    c.prompt_bar("" if over else t("bar_take", seat=winner, n=result["taken"]))
+    draw.text(c.surf, headline, 40, GOLD, "midtop", (SIZE[0] // 2, y), width=SIZE[0] - 40)
+    draw.text(c.surf, details, 26, TEXT, "midtop", (SIZE[0] // 2, y + 44), width=SIZE[0] - 40, lines=2)
+    c.prompt_bar(bar)

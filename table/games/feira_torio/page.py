@@ -6,28 +6,16 @@ from __future__ import annotations
 import pygame
 
 from table.games.feira_torio.rules import BONUS, LOTS, TARGET
+from table.games.feira_torio.view import (aim, discarded, formula, pages, prompt, revealed_round, scored_hand,
+                                          seat_tags, slot_order, take_back)
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
-from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.canvas import HEADER, PROMPT, Canvas, across
+from table.screen.draw import GOLD, GREEN, INK, MUTED, RED, SIZE, TEXT
+
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 CROSS = (360, 372)   # centre of the cross of lots on the table page
 LOT = (150, 190)     # size of a lot card on the table page
-
-
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    After a reveal: each lot's result, what everyone takes, the hand's scores
-    when it ended one, the game-over page at the end; once the table is clear
-    again, the table page with the dealer's prompt.
-    """
-    view = table["view"]
-    over = view["phase"] == "over"
-    fresh = view["phase"] == "lots" and not any(view["centre"]["lots"]) and bool(view["reveal"])
-    if not (over or fresh):
-        return [("table", None)]
-    steps = [("reveal", k) for k in range(len(view["reveal"]))] + [("take", None)]
-    return resolution_pages(table, steps, over or (view["round"] == 1 and view["hand"] > 1 and bool(view["scores"])))
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
@@ -42,42 +30,6 @@ def subtitle(c: Canvas) -> str:
 
 def _round_header(c: Canvas, title: str, hand: int, rnd: int) -> None:
     c.header(title, c.t("hand_round", hand=hand, round=rnd), c.t("target", target=TARGET))
-
-
-def revealed_round(view: dict) -> tuple[int, int]:
-    """(hand, round) of the round whose reveal the view holds."""
-    if view["phase"] == "over":
-        return view["hand"], 4
-    if view["round"] == 1:
-        return view["hand"] - 1, 4
-    return view["hand"], view["round"] - 1
-
-
-
-def take_back(view: dict) -> list[dict[str, list[str]]]:
-    """Per player, after the reveal: lots to take, winning bids to discard, other bids to take back."""
-    moves = [{"take": [], "discard": [], "back": []} for _ in range(view["players"])]
-    for result in view["reveal"]:
-        for player, bid in result["bids"]:
-            if player == result["winner"]:
-                moves[player]["take"].append(result["lot"])
-                moves[player]["discard"].append(bid)
-            else:
-                moves[player]["back"].append(bid)
-        for player, cards in result["withdrawn"]:
-            moves[player]["back"].extend(cards)
-    return moves
-
-
-
-def formula(score: dict) -> str:
-    """A hand's score spelled out: '4 × 3 × 2 × 1 + 5 = 29'."""
-    s = " × ".join(str(f) for f in score["factors"])
-    if score["bonus"]:
-        s += f" + {score['bonus']}"
-    return f"{s} = {score['score']}"
-
-
 
 
 # ------------------------------------------------------------ table
@@ -101,55 +53,31 @@ def _table(c: Canvas) -> None:
             c.faces.draw(surf, rect, lot)
         else:
             draw.back(surf, rect, False)
-    aim = centre["pointer"] if centre["pointer"] is not None else centre["first"]
-    if aim is not None:
-        target = rects[aim]
-        end = {0: target.midbottom, 1: target.midleft, 2: target.midtop, 3: target.midright}[aim]
+    arrow = aim(view)
+    if arrow is not None:
+        target = rects[arrow]
+        end = {0: target.midbottom, 1: target.midleft, 2: target.midtop, 3: target.midright}[arrow]
         draw.arrow(surf, CROSS, end)
         pygame.draw.circle(surf, GOLD, CROSS, 16)
     for rank, position in enumerate(centre["order"] or ()):
         rect = rects[position]
         draw.badge(surf, (rect.x - 20, rect.y + 30), 26, rank + 1, GOLD)
     _seat_panel(c, view)
-    c.prompt_bar(_prompt(c, view))
-
-
-def _prompt(c: Canvas, view: dict) -> str:
-    t = c.t
-    phase = view["phase"]
-    if phase == "lots":
-        return t("prompt_lots", seat=c.seat(view["dealer"]))
-    if phase == "first":
-        return t("prompt_first", seat=c.seat(view["first_bid"]))
-    if phase == "bidding":
-        return t("prompt_bid_single" if c.table["shape"]["seat"] == 1 else "prompt_bid_slots")
-    return ""
+    c.prompt_bar(prompt(c.t, c.table))
 
 
 def _seat_panel(c: Canvas, view: dict) -> None:
     t, surf = c.t, c.surf
     x0, x1 = 690, SIZE[0] - 16
-    order = view["centre"]["order"] or list(range(LOTS))
     slot_w, slot_x = 34, x0 + 322
-    draw.text(surf, t("col_bids"), 28, MUTED, "midbottom", (slot_x + 2 * (slot_w + 8) - 4, HEADER + 38))
-    draw.text(surf, t("col_points"), 28, MUTED, "bottomright", (x1 - 14, HEADER + 38))
-    n = view["players"]
-    top, bottom = HEADER + 44, SIZE[1] - PROMPT - 6
-    h = min(110, (bottom - top) // n)
-    for p in range(n):
-        seat = c.seat(p)
-        row = pygame.Rect(x0, top + p * h, x1 - x0, h - 8)
-        pygame.draw.rect(surf, PANEL, row, border_radius=12)
-        r = min(30, row.h // 2 - 4)
-        draw.badge(surf, (row.x + 12 + r, row.centery), r, seat, c.light(seat))
-        name = draw.text(surf, t("seat", seat=seat), 44, TEXT, "bottomleft", (row.x + 24 + 2 * r, row.centery + 2))
-        x = name.x
-        for key, shown in (("dealer", view["dealer"] == p), ("first_bid", view["first_bid"] == p)):
-            if shown:
-                x = draw.tag(surf, t(key), 28, (x, row.centery + 6), INK, GOLD if key == "dealer" else TEXT).right + 8
+    c.titles([("col_bids", "midbottom", slot_x + 2 * (slot_w + 8) - 4), ("col_points", "bottomright", x1 - 14)],
+             HEADER + 38)
+    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 44, SIZE[1] - PROMPT - 6, 110, x0, x1, 30):
+        c.seat_name(row, p, 44, [(t(key), GOLD if key == "dealer" else TEXT) for key in seat_tags(view, p)], 2, 4,
+                    badge=30)
         committed = view["committed"][p]
         slots_h = min(46, row.h - 40)
-        for i, position in enumerate(order):
+        for i, position in enumerate(slot_order(view)):
             draw.back(surf, pygame.Rect(slot_x + i * (slot_w + 8), row.y + 6, slot_w, slots_h), committed[position])
         if all(committed):
             draw.text(surf, t("locked"), 34, GREEN, "midtop", (slot_x + 2 * (slot_w + 8) - 4, row.y + slots_h + 9))
@@ -162,13 +90,8 @@ def _seat_panel(c: Canvas, view: dict) -> None:
 def _reveal(c: Canvas, step: int) -> None:
     t, view, surf = c.t, c.view, c.surf
     _round_header(c, t("reveal_title"), *revealed_round(view))
-    results = view["reveal"]
-    width, gap = 302, 10
-    x = (SIZE[0] - LOTS * width - (LOTS - 1) * gap) // 2
-    for k, result in enumerate(results):
-        column = pygame.Rect(x + k * (width + gap), HEADER + 8, width, SIZE[1] - HEADER - 16)
-        if k <= step:
-            pygame.draw.rect(surf, PANEL_HI if k == step else PANEL, column, border_radius=14)
+    for k, (result, column) in enumerate(zip(view["reveal"], across(LOTS, 302, HEADER + 8, SIZE[1] - 8))):
+        c.step_panel(column, k, step, 14)
         lot = pygame.Rect(0, 0, 124, 156)
         lot.midtop = (column.centerx + 16, column.y + 10)
         c.faces.draw(surf, lot, result["lot"], dim=k > step)
@@ -187,9 +110,8 @@ def _lot_result(c: Canvas, result: dict, column: pygame.Rect, y: int) -> None:
         draw.text(surf, t("no_bids"), 32, MUTED, "midtop", (column.centerx, y))
     for i, (player, card) in enumerate(bids):
         row = pygame.Rect(column.x, y + i * h, column.w, h - 6)
-        seat = c.seat(player)
         r = min(22, row.h // 2)
-        draw.badge(surf, (row.x + r + 2, row.centery), r, seat, c.light(seat))
+        c.seat_badge((row.x + r + 2, row.centery), r, player)
         chip = pygame.Rect(row.x + 2 * r + 10, row.y + 2, c.faces.chip_width(min(44, row.h - 4)), min(44, row.h - 4))
         chip.centery = row.centery
         c.faces.draw(surf, chip, card, "chip")
@@ -229,14 +151,14 @@ def _take(c: Canvas) -> None:
         columns.append((move, x))
         x += width + 30
     draw.text(surf, t("col_seat"), 32, GOLD, "bottomleft", (30, HEADER + 66), width=100)
-    discarded = [r["lot"] for r in view["reveal"] if r["winner"] is None]
-    bottom = SIZE[1] - (80 if discarded else 10)
+    lost = discarded(view)
+    bottom = SIZE[1] - (80 if lost else 10)
     for p, row in c.seat_rows(list(range(view["players"])), HEADER + 74, bottom):
         for move, x in columns:
             c.chips(moves[p][move], x, row.centery, h, gap)
-    if discarded:
-        r = draw.text(surf, t.count("lots_discarded", len(discarded)), 36, TEXT, "midleft", (30, SIZE[1] - 40))
-        c.chips(discarded, r.right + 20, SIZE[1] - 40, 50)
+    if lost:
+        r = draw.text(surf, t.count("lots_discarded", len(lost)), 36, TEXT, "midleft", (30, SIZE[1] - 40))
+        c.chips(lost, r.right + 20, SIZE[1] - 40, 50)
 
 
 # ------------------------------------------------------------ scores
@@ -263,8 +185,7 @@ def _score_columns(c: Canvas) -> tuple[int, int, int, int]:
 
 def _scores(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
-    hand = view["hand"] if view["phase"] == "over" else view["hand"] - 1
-    c.header(t("scores_title", hand=hand), "", t("target", target=TARGET))
+    c.header(t("scores_title", hand=scored_hand(view)), "", t("target", target=TARGET))
     kept_x, most, calc_x, right = _score_columns(c)
     calc_w = right - 100 - calc_x
     draw.text(surf, t("col_kept"), 34, GOLD, "bottomleft", (kept_x, HEADER + 48), width=calc_x - 30 - kept_x)

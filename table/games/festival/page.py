@@ -11,10 +11,12 @@ from __future__ import annotations
 import pygame
 
 from table.games.festival.rules import LATER, LOWEST, STAYS
+from table.games.festival.view import instruction, pages, plays_first
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
-from table.screen.i18n import Translator
+
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 BOTTOM = SIZE[1] - PROMPT - 8                      # lowest y above the prompt bar
 TURN = pygame.Rect(16, HEADER + 8, SIZE[0] - 32, 112)   # this turn: the packet, and the seats that chose
@@ -32,20 +34,6 @@ GOLD_W = 150                                       # a profession's cell in the 
 # ------------------------------------------------------------ which pages
 
 
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    After a turn: the turn's end (cards kept, passes, the next first player), then, once the table is clear,
-    the table page. At the end: the last turn, every tableau turned over, the gold, and the game-over page.
-    """
-    view = table["view"]
-    if view["phase"] == "over":
-        return resolution_pages(table, [("turn", None), ("reveal", None)], True)
-    if turn_ended(view):
-        return resolution_pages(table, [("turn", None)], False)
-    return [("table", None)]
-
-
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
     """Draw one of this game's pages."""
     {"table": _table, "turn": _turn, "reveal": _reveal, "scores": _scores}[page](c)
@@ -54,39 +42,6 @@ def draw_page(c: Canvas, page: str, step: int | None) -> None:
 def subtitle(c: Canvas) -> str:
     """The header's right text on every page: the simplified game, when it is played."""
     return c.t("option_simplified") if c.view["options"]["simplified"] else ""
-
-
-# ------------------------------------------------------------ what to say (pure)
-
-
-def turn_ended(view: dict) -> bool:
-    """Whether a turn has just ended: the next first player has not drawn yet."""
-    return view["phase"] == "draw" and view["drawn"] == 0 and view["turn"] > 1
-
-
-def instruction(t: Translator, table: dict) -> str:
-    """The table page's bottom bar: what to do now, and who does it."""
-    view = table["view"]
-    seat = table["joined"]
-    phase = view["phase"]
-    if table.get("clearing"):
-        return t("prompt_clear")
-    if phase == "draw":
-        return t("prompt_draw", seat=seat[view["first"]], drawn=view["drawn"], size=view["packet_size"])
-    if phase == "face":
-        return t("prompt_face", seat=seat[view["holder"]])
-    if phase != "keep":
-        return ""
-    pads = table["shape"]["seat"] > 1
-    n = view["packet"]
-    receivers = view["receivers"]
-    if not view["chosen"]:
-        return t("prompt_keep_pads" if pads else "prompt_keep", seat=seat[view["first"]])
-    if len(receivers) == 1:
-        return t("prompt_last" if n == 2 else "prompt_receive", seat=seat[receivers[0]], n=n)
-    giver = seat[view["chosen"][-1]["player"]]
-    seats = t.seats([seat[p] for p in receivers])
-    return t("prompt_pass_first" if view["serve_first"] else "prompt_pass_any", seat=giver, n=n, seats=seats)
 
 
 def next_first_text(c: Canvas, turn: dict) -> str:
@@ -110,14 +65,8 @@ def _professions(c: Canvas, y: int, width: int = CELL_W) -> None:
 
 def _name(c: Canvas, player: int, row: pygame.Rect) -> None:
     """The seat's name, and its first-player tag while the game is on."""
-    t, view, surf = c.t, c.view, c.surf
-    r = min(34, row.h // 2 - 4)
-    x = row.x + 24 + 2 * r
-    first = view["phase"] != "over" and view["first"] == player
-    name = draw.text(surf, t("seat", seat=c.seat(player)), 38, TEXT, "bottomleft" if first else "midleft",
-                     (x, row.centery + (8 if first else 0)))
-    if first:
-        draw.tag(surf, t("first_player"), 26, (name.x, name.bottom + 2), INK, GOLD)
+    first = plays_first(c.view, player)
+    c.seat_name(row, player, 38, [(c.t("first_player"), GOLD)] * first, 8 if first else None, tag_size=26)
 
 
 def _cell(c: Canvas, cards: list[str], stars: int, x: int, row: pygame.Rect, framed: str | None = None,

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import pygame
 
-from table.games.five_cards.rules import COLUMNS, DRAWN
+from table.games.five_cards.rules import COLUMNS
+from table.games.five_cards.view import (column_text, cursor_column, instruction, laying_out, pages,
+                                         score_formula, setup_notice, starter_text)
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import BG, GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
-from table.screen.i18n import Translator
+
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 TOP, BOTTOM = HEADER + 8, SIZE[1] - PROMPT - 8      # the table page's body
 MIDDLE = (TOP + BOTTOM) // 2                        # the targets' row
@@ -24,20 +27,6 @@ TARGET = (76, 104)                                  # a target card on the table
 CHIP, CHIP_GAP, PER_ROW = 38, 6, 3                  # a side's cards: rows of three, from the target outwards
 SUM_H = 48                                          # room for a side's sum, next to the target
 ROW_TOP, ROW_H = HEADER + 56, 114                   # the count page's rows, one per column
-
-
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    When a round has just ended: its count column by column, then its scores,
-    the game-over page at the end; once the table is clear again, the table
-    page for the next round's setup.
-    """
-    view = table["view"]
-    over = view["phase"] == "over"
-    if not (over or round_just_ended(view)):
-        return [("table", None)]
-    return resolution_pages(table, [("column", k) for k in range(COLUMNS)], True)
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
@@ -53,100 +42,7 @@ def subtitle(c: Canvas) -> str:
     return c.t("goal", goal=c.view["goal"])
 
 
-# ------------------------------------------------------------ what to say (pure)
-
-
-def round_just_ended(view: dict) -> bool:
-    """Whether a round has just been counted: the next round's setup has not shown a card yet."""
-    return view["phase"] == "setup" and view["round_result"] is not None and not view["setup"]["shown"]
-
-
-def laying_out(view: dict) -> bool:
-    """Whether this round's targets are being set out (no card drawn yet): the page shows the setup."""
-    return view["phase"] in ("setup", "first") or (view["phase"] == "play" and not view["turns"])
-
-
-def cursor_column(table: dict) -> int | None:
-    """The column under the active seat's cursor while it chooses one (else None)."""
-    view = table["view"]
-    if view["phase"] != "place":
-        return None
-    prompt = table.get("prompt")
-    return view["legal_columns"][prompt["cursor"] if prompt else 0]
-
-
-def instruction(t: Translator, table: dict) -> str:
-    """The table page's bottom bar: what to do now, and who does it."""
-    view = table["view"]
-    phase = view["phase"]
-    if phase == "setup":
-        if not view["setup"]["shown"]:
-            return t("bar_shuffle")
-        return t.count("bar_show", view["setup"]["targets_needed"])
-    if phase == "first":
-        return t("bar_first")
-    if phase in ("play", "place"):
-        seat = table["joined"][view["active"]]
-        if phase == "play":
-            return t("bar_draw", seat=seat)
-        return t("bar_place", seat=seat, rank=view["last_draw"]["rank"],
-                 target=view["target_ranks"][cursor_column(table)])
-    return ""
-
-
-def setup_notice(t: Translator, view: dict) -> tuple[str, str]:
-    """(headline, detail) above the targets while they are set out: the last card shown and what to do
-    with it, or, once all five are out, how to lay them out."""
-    setup = view["setup"]
-    if setup["done"]:
-        return t("setup_done"), t("setup_lay_out")
-    last = setup["last"]
-    left = t.count("targets_left", setup["targets_needed"])
-    if last is None:
-        return t("setup_title", round=view["round"]), t("setup_how")
-    if last["role"] == "aside":
-        return t("setup_duplicate", rank=last["rank"]), left
-    return t("setup_target", rank=last["rank"]), left
-
-
-def starter_text(t: Translator, table: dict) -> str:
-    """Who starts this round and why (empty until the first player is drawn)."""
-    view = table["view"]
-    p = view["starter"]
-    if p is None:
-        return ""
-    seats = table["joined"]
-    reason = view["starter_reason"]
-    if reason == DRAWN:
-        return t("starter_draw", seat=seats[p])
-    scores = view["round_result"]["scores"]
-    return t(f"starter_{reason}", seat=seats[p], round=view["round"], mine=scores[p], theirs=scores[1 - p],
-             other=seats[1 - p])
-
-
-def column_text(t: Translator, table: dict, column: dict) -> str:
-    """A counted column in words: whose side is larger and takes the target, or the tie and its split."""
-    sums, rank = column["sums"], column["rank"]
-    winner = column["winner"]
-    if winner is None:
-        return t("line_tie" if rank % 2 == 0 else "line_tie_rounded", sum=sums[0], rank=rank, half=rank // 2)
-    return t("line_wins", seat=table["joined"][winner], win=sums[winner], lose=sums[1 - winner], rank=rank)
-
-
-def score_formula(t: Translator, result: dict, player: int) -> str:
-    """A round score spelled out from its columns: '9 + 10 + 3 (half of 7) = 22'."""
-    parts = [str(col["rank"]) if col["winner"] == player else t("half_of", points=col["points"][player],
-                                                                   rank=col["rank"])
-             for col in result["columns"] if col["winner"] == player or col["split"]]
-    score = result["scores"][player]
-    if not parts:
-        return t("no_points")
-    if parts == [str(score)]:
-        return parts[0]
-    return f"{' + '.join(parts)} = {score}"
-
-
-# ------------------------------------------------------------ geometry (pure)
+# ------------------------------------------------------------ geometry
 
 
 def column_x(k: int) -> int:
@@ -224,7 +120,7 @@ def _seat_panel(c: Canvas, p: int) -> None:
     pygame.draw.rect(surf, PANEL, rect, border_radius=12)
     if view["active"] == p:
         draw.frame(surf, rect, c.light(seat), 4)
-    draw.badge(surf, (rect.x + 42, rect.y + 40), 28, seat, c.light(seat))
+    c.seat_badge((rect.x + 42, rect.y + 40), 28, p)
     draw.text(surf, t("seat", seat=seat), 44, TEXT, "midleft", (rect.x + 80, rect.y + 42), width=rect.w - 90)
     total = draw.text(surf, str(view["totals"][p]), 72, TEXT, "topleft", (rect.x + 18, rect.y + 76))
     draw.text(surf, f"/ {view['goal']}", 36, MUTED, "bottomleft", (total.right + 8, total.bottom - 4))
@@ -339,13 +235,10 @@ def _count(c: Canvas, step: int) -> None:
     for k, column in enumerate(result["columns"]):
         row = pygame.Rect(16, ROW_TOP + k * ROW_H, SIZE[0] - 32, ROW_H - 8)
         card = pygame.Rect(row.x + 12, row.y + 6, 68, row.h - 12)
-        if k <= step:
-            pygame.draw.rect(surf, PANEL_HI if k == step else PANEL, row, border_radius=12)
-        c.faces.draw(surf, card, column["target"], dim=k > step)
-        if k <= step:
+        later = c.step_panel(row, k, step, 12, 0)
+        c.faces.draw(surf, card, column["target"], dim=later)
+        if not later:
             _counted(c, column, row, card.right)
-        if k == step:
-            draw.frame(surf, row)
 
 
 def _counted(c: Canvas, column: dict, row: pygame.Rect, x: int) -> None:
@@ -356,8 +249,7 @@ def _counted(c: Canvas, column: dict, row: pygame.Rect, x: int) -> None:
     h = c.chip_height(max(map(len, sides)), sum_x - chips_x - 12, 38, 6)
     for p, cards in enumerate(sides):
         y = row.y + row.h // 4 + p * row.h // 2
-        seat = c.seat(p)
-        draw.badge(surf, (x + 40, y), 20, seat, c.light(seat))
+        c.seat_badge((x + 40, y), 20, p)
         c.chips(cards, chips_x, y, h, 6)
         won = column["winner"] == p
         draw.text(surf, f"= {column['sums'][p]}", 40, GOLD if won else TEXT, "midleft", (sum_x, y))

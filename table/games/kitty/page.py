@@ -12,39 +12,19 @@ from collections.abc import Iterator
 import pygame
 
 from table.games.kitty.rules import ONE, TARGET
+from table.games.kitty.view import (bid_order, destinations, lowest_up, marks, pages, reveal_steps, take_moves,
+                                    to_give, units)
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
+
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 BOTTOM = SIZE[1] - PROMPT - 8                                     # lowest y above the prompt bar
 CENTRE = pygame.Rect(16, HEADER + 12, 404, BOTTOM - HEADER - 12)  # the centre pad's panel, table page
 ROWS_X = CENTRE.right + 16                                        # the seat rows, right of it
 TARGET_CARD = (136, 182)                                          # a target, table and reveal pages
 REVEAL_LINES = HEADER + 306                                       # the reveal's step lines start here
-AFTER_THE_BIDS = {"discard": 1, "gift": 2, "choose": 3, "give": 3}  # reveal steps after the bids, in order
-
-
-# ------------------------------------------------------------ which pages
-
-
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    While a round waits for a pick or a gift: its reveal step by step, the last step being the choice
-    awaited. After a round: its reveal, what everyone takes, the deal's scores when it ended one (and at
-    the game's end the stakes, then the game-over page); once the table is clear again, the table page.
-    """
-    view = table["view"]
-    phase = view["phase"]
-    steps = [("reveal", k) for k in range(len(reveal_steps(view)))]
-    if phase in ("pick", "gift"):
-        return steps
-    deal_ended = phase == "over" or (phase == "register" and view["deal"] > 1 and not any(view["registered"]))
-    round_ended = phase == "targets" and not view["targets"] and view["round"] > 1
-    if not (deal_ended or round_ended):
-        return [("table", None)]
-    return resolution_pages(table, steps + [("take", None)], deal_ended,
-                            (("stakes", None),) * bool(view["stakes"]) + (("over", None),))
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
@@ -58,95 +38,6 @@ def draw_page(c: Canvas, page: str, step: int | None) -> None:
 def subtitle(c: Canvas) -> str:
     """The long game's goal (the header's right text on every page, the game-over page's included)."""
     return c.t("goal", target=TARGET) if c.view["options"]["long"] else ""
-
-
-# ------------------------------------------------------------ what to draw (pure)
-
-
-def reveal_steps(view: dict) -> list[dict]:
-    """The steps of the round being (or last) resolved, in order, ending with the choice it waits for: a
-    soft pick ("choose": `player`, `cards`) or the 1's gift ("give": `player`, `card`, `players`)."""
-    resolution = view["resolution"]
-    steps = list(resolution["steps"]) if resolution else []
-    if view["phase"] == "pick":
-        steps.append({"step": "choose", "player": view["picker"], "cards": view["targets"]})
-    elif view["phase"] == "gift":
-        gift = view["gift"]
-        steps.append({"step": "give", "player": gift["giver"], "card": gift["card"], "players": gift["receivers"]})
-    return steps
-
-
-def lowest_up(steps: list[dict], rank: dict[str, int]) -> list[dict]:
-    """The steps as the reveal walks the bids, from the lowest up: each tie and each unique bid's win,
-    pick or take at its rank; then the discards, the gift, and last the choice awaited."""
-    def place(s: dict) -> tuple[int, int]:
-        at = s["rank"] if s["step"] == "tie" else rank[s["bid"]] if "bid" in s else 0
-        return AFTER_THE_BIDS.get(s["step"], 0), at
-    return sorted(steps, key=place)
-
-
-def destinations(steps: list[dict], rank: dict[str, int]) -> dict[str, int | None]:
-    """Where each target went in these steps: the player who takes it into hand, or None (discarded).
-    A target the 1 won is nobody's until it is given (see `to_give`)."""
-    went: dict[str, int | None] = {}
-    for s in steps:
-        if s["step"] in ("win", "take") or (s["step"] == "pick" and rank[s["bid"]] != ONE):
-            went[s["card"]] = s["player"]
-        elif s["step"] == "gift":
-            went[s["card"]] = s["to"]
-        elif s["step"] == "discard":
-            went[s["card"]] = None
-    return went
-
-
-def to_give(steps: list[dict], rank: dict[str, int]) -> str | None:
-    """The target the 1 won and has not given yet in these steps, if any."""
-    card = None
-    for s in steps:
-        if s["step"] in ("one", "give") or (s["step"] == "pick" and rank[s["bid"]] == ONE):
-            card = s["card"]
-        elif s["step"] == "gift":
-            card = None
-    return card
-
-
-def take_moves(view: dict, rank: dict[str, int]) -> tuple[list[list[str]], list[str]]:
-    """After a round: per player, the targets it takes into hand; and the targets discarded.
-    (Every bid is discarded.)"""
-    resolution = view["resolution"]
-    taken: list[list[str]] = [[] for _ in range(view["players"])]
-    discarded = []
-    for card, player in destinations(resolution["steps"], rank).items():
-        if player is None:
-            discarded.append(card)
-        else:
-            taken[player].append(card)
-    return taken, discarded
-
-
-def marks(steps: list[dict], rank: dict[str, int]) -> dict[int, str]:
-    """The mark each bidder's bid gets from these steps: "tie", "win", "one" (a 1 that must give),
-    "pick", "take", or "choose" (the pick awaited)."""
-    marked: dict[int, str] = {}
-    for s in steps:
-        kind = s["step"]
-        if kind == "tie":
-            marked.update(dict.fromkeys(s["players"], "tie"))
-        elif kind == "pick" and rank[s["bid"]] == ONE:
-            marked[s["player"]] = "one"
-        elif kind in ("win", "one", "pick", "take", "choose"):
-            marked[s["player"]] = kind
-    return marked
-
-
-def bid_order(bids: list[str], rank: dict[str, int]) -> list[int]:
-    """The bidders from the lowest bid up (ties side by side)."""
-    return sorted(range(len(bids)), key=lambda p: (rank[bids[p]], p))
-
-
-def units(view: dict) -> list[list[int]]:
-    """The scoring units: the teams with partners, else each player alone."""
-    return view["teams"] or [[p] for p in range(view["players"])]
 
 
 # ------------------------------------------------------------ shared bits

@@ -16,8 +16,9 @@ from typing import NamedTuple
 import pygame
 
 from table.games.neurotrio.rules import ATTRIBUTES, NUMBERS
+from table.games.kit.pages import resolution_pages
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
 from table.screen.i18n import Translator
 

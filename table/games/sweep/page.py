@@ -6,32 +6,19 @@ from __future__ import annotations
 import pygame
 
 from table.games.sweep.rules import CENTRE, HAND
+from table.games.sweep.view import (goal, pages, picker, prompt, ranks_text, resolution, rule_sentence, takers,
+                                    took_sentence, who)
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas, across
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
+
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 LEFT = pygame.Rect(16, HEADER + 8, 640, SIZE[1] - HEADER - PROMPT - 16)   # the table page's play area
 SEATS_X = (676, SIZE[0] - 16)                                             # its seat panel
 CENTRE_CARD = (112, 150)                                                  # a centre place
 ORDER_CARD = (84, 112)                                                    # a card in the order of play
 WORDS_H = 150                                                             # a capture step in words
-
-
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    While a tied seat picks: the capture's steps so far, then the pick. After a
-    capture: each step, what everyone takes, the deal's scores when it ended
-    one, the game-over page at the end; once the pads are clear again, the
-    table page with what to do next.
-    """
-    view = table["view"]
-    if view["phase"] == "pick":
-        return [("step", k) for k in range(len(view["capture"]["steps"]))] + [("pick", None)]
-    if not fresh(view):
-        return [("table", None)]
-    steps = [("step", k) for k in range(len(view["last_round"]["steps"]))] + [("take", None)]
-    return resolution_pages(table, steps, deal_ended(view))
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
@@ -44,47 +31,7 @@ def draw_page(c: Canvas, page: str, step: int | None) -> None:
 
 def subtitle(c: Canvas) -> str:
     """The game-over page's line under the title: the match's target, or a single deal."""
-    return _goal(c)
-
-
-# ------------------------------------------------------------ what the view says
-
-
-def fresh(view: dict) -> bool:
-    """Whether a capture has just finished: nothing of the next round (or deal) has been laid yet."""
-    if view["last_round"] is None:
-        return False
-    phase = view["phase"]
-    return phase == "over" or (phase == "centre" and not view["centre"]) or (
-        phase == "register" and not any(view["registered"]))
-
-
-def deal_ended(view: dict) -> bool:
-    """Whether the capture just shown ended a deal (its scores are then due)."""
-    return view["phase"] in ("over", "register") and view["scores"] is not None
-
-
-def resolution(view: dict) -> tuple[int, int, list[dict]]:
-    """(deal, round, steps) of the capture on show: the one under way while a tied seat picks (its
-    tie last, with the picks so far), else the last round's."""
-    if view["phase"] == "pick":
-        capture = view["capture"]
-        return view["deal"], view["round"], capture["steps"] + [capture["tie"]]
-    last = view["last_round"]
-    return last["deal"], last["round"], last["steps"]
-
-
-def takers(step: dict) -> list[tuple[int, list[int]]]:
-    """Who took what in a step: (player, ranks taken), in the order they first took."""
-    taken: dict[int, list[int]] = {}
-    for t in step["taken"]:
-        taken.setdefault(t["player"], []).append(t["rank"])
-    return list(taken.items())
-
-
-def ranks_text(ranks: list[int]) -> str:
-    """Ranks as players read them, highest first: '9, 9, 4'."""
-    return ", ".join(str(r) for r in sorted(ranks, reverse=True))
+    return goal(c.t, c.view)
 
 
 def _rank_card(c: Canvas, rank: int) -> str:
@@ -99,19 +46,10 @@ def _rank_chips(c: Canvas, ranks: list[int]) -> list[str]:
 # ------------------------------------------------------------ shared parts
 
 
-def _goal(c: Canvas) -> str:
-    view = c.view
-    return c.t("target", target=view["target"]) if view["match"] else c.t("one_deal")
-
-
 def _round_header(c: Canvas, title: str, deal: int, rnd: int, right: str = "") -> None:
     view = c.view
     middle = c.t("deal_round" if view["match"] else "round_of", deal=deal, round=rnd, rounds=view["rounds"])
-    c.header(title, middle, right or _goal(c))
-
-
-def _who(c: Canvas, players: list[int]) -> str:
-    return c.t.seats([c.seat(p) for p in players])
+    c.header(title, middle, right or goal(c.t, c.view))
 
 
 def _chip_block(c: Canvas, cards: list[str], rect: pygame.Rect, most: int = 48, gap: int = 6) -> int:
@@ -154,7 +92,7 @@ def _table(c: Canvas) -> None:
         if view["phase"] == "register":
             draw.text(surf, t("secret_note"), 30, MUTED, "topleft", (below.x, r.bottom + 16), width=below.w, lines=2)
     _seat_panel(c)
-    c.prompt_bar(_prompt(c))
+    c.prompt_bar(prompt(c.t, c.table))
 
 
 def _order(c: Canvas, area: pygame.Rect) -> None:
@@ -170,8 +108,7 @@ def _order(c: Canvas, area: pygame.Rect) -> None:
     top = area.y + 56
     for i, p in enumerate(seats):
         cx = area.x + i * step + step // 2
-        seat = c.seat(p)
-        draw.badge(surf, (cx, top + 26), 26, seat, c.light(seat))
+        c.seat_badge((cx, top + 26), 26, p)
         card = pygame.Rect(0, 0, w, h)
         card.midtop = (cx, top + 62)
         if p in view["skipped"]:
@@ -184,38 +121,16 @@ def _order(c: Canvas, area: pygame.Rect) -> None:
                 draw.frame(surf, card.inflate(10, 10))
 
 
-def _prompt(c: Canvas) -> str:
-    """What to do now, and who does it."""
-    t, view = c.t, c.view
-    phase = view["phase"]
-    if phase == "register":
-        return t("prompt_register", n=HAND)
-    if phase == "draw":
-        return t("prompt_draw")
-    if phase == "centre":
-        return t.count("prompt_centre", CENTRE - len(view["centre"]), seat=c.seat(view["dealer"]))
-    if phase in ("play", "pick"):
-        return t(f"prompt_{phase}", seat=c.seat(view["turn"]))
-    return t("play_again")
-
-
 def _seat_panel(c: Canvas) -> None:
     """One row per seat: its light, the dealer, the cards held (registered, while registering), its points."""
     t, view, surf = c.t, c.view, c.surf
     x0, x1 = SEATS_X
     held_x, total_x = x0 + 270, x1 - 14
     registering = view["phase"] == "register"
-    draw.text(surf, t("col_held"), 28, MUTED, "bottomleft", (held_x, HEADER + 38))
-    draw.text(surf, t("col_points"), 28, MUTED, "bottomright", (total_x, HEADER + 38))
-    players = list(range(view["players"]))
-    for p, row in c.seat_rows(players, HEADER + 44, SIZE[1] - PROMPT - 6, 100, x0, x1):
-        r = min(34, row.h // 2 - 4)
-        name_at = (row.x + 24 + 2 * r, row.centery)
-        if p == view["dealer"]:
-            draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "bottomleft", (name_at[0], name_at[1] + 4))
-            draw.tag(surf, t("dealer"), 28, (name_at[0], name_at[1] + 6), INK, GOLD)
-        else:
-            draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", name_at)
+    c.titles([("col_held", "bottomleft", held_x), ("col_points", "bottomright", total_x)], HEADER + 38)
+    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 44, SIZE[1] - PROMPT - 6, 100, x0, x1):
+        dealer = p == view["dealer"]
+        c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
         if registering:
             n = view["registered"][p]
             for i in range(HAND):
@@ -236,18 +151,14 @@ def _capture(c: Canvas, current: int) -> None:
     t, view, surf = c.t, c.view, c.surf
     deal, rnd, steps = resolution(view)
     step = steps[current]
-    picker = view["capture"]["picker"] if view["phase"] == "pick" and current == len(steps) - 1 else None
+    picking = picker(view, current)
     _round_header(c, t("capture_title"), deal, rnd, t("step_of", step=current + 1, steps=len(steps)))
-    bottom = SIZE[1] - (PROMPT if picker is not None else 0) - 8
+    bottom = SIZE[1] - (PROMPT if picking is not None else 0) - 8
     box = pygame.Rect(16, bottom - WORDS_H, SIZE[0] - 32, WORDS_H)
     row_y = box.y - 34
-    gap = 10
-    width = min(320, (SIZE[0] - 32 - gap * (len(steps) - 1)) // len(steps))
-    x = (SIZE[0] - len(steps) * width - (len(steps) - 1) * gap) // 2
-    for k, shown in enumerate(steps):
-        column = pygame.Rect(x + k * (width + gap), HEADER + 8, width, row_y - 34 - HEADER - 8)
-        _step_column(c, shown, k, current, column, picker if k == current else None)
-    if picker is None:
+    for k, (shown, column) in enumerate(zip(steps, across(len(steps), 320, HEADER + 8, row_y - 34))):
+        _step_column(c, shown, k, current, column, picking if k == current else None)
+    if picking is None:
         r = draw.text(surf, t("centre_after"), 32, MUTED, "midleft", (24, row_y))
         c.chips(step["centre"], r.right + 16, row_y, 48)
     else:
@@ -255,34 +166,30 @@ def _capture(c: Canvas, current: int) -> None:
         _framed_chips(c, step["centre"], view["capture"]["left"], r.right + 16, row_y)
     pygame.draw.rect(surf, PANEL, box, border_radius=12)
     inner = box.inflate(-32, -16)
-    lines = [(_rule_sentence(c, step), TEXT)]
+    lines = [(rule_sentence(c.t, c.table, step), TEXT)]
     if step["tied"]:
         lines.append((t("tie_note", seat=c.seat(step["players"][0])), TEXT))
-    lines.append((t("picks_now", seat=c.seat(picker)) if picker is not None else _took_sentence(c, step), GOLD))
+    took = t("picks_now", seat=c.seat(picking)) if picking is not None else took_sentence(t, c.table, step)
+    lines.append((took, GOLD))
     y = inner.y
     for i, (line, colour) in enumerate(lines):
         y = draw.text(surf, line, 38, colour, "topleft", (inner.x, y), width=inner.w, lines=2 - min(i, 1)).bottom + 6
-    if picker is not None:
-        c.prompt_bar(_prompt(c))
+    if picking is not None:
+        c.prompt_bar(prompt(c.t, c.table))
 
 
-def _step_column(c: Canvas, step: dict, k: int, current: int, column: pygame.Rect, picker: int | None) -> None:
+def _step_column(c: Canvas, step: dict, k: int, current: int, column: pygame.Rect, picking: int | None) -> None:
     """A step's column: the card(s) played of its rank and by whom, its rule, who took what (and who
     picks now, while a tie waits)."""
     t, surf = c.t, c.surf
-    later = k > current
-    if not later:
-        pygame.draw.rect(surf, PANEL_HI if k == current else PANEL, column, border_radius=14)
-    if k == current:
-        draw.frame(surf, column.inflate(6, 6))
+    later = c.step_panel(column, k, current, 14, 6)
     m = len(step["cards"])
     w = min(ORDER_CARD[0], (column.w - 16 - 6 * (m - 1)) // m)
     x = column.centerx - (m * w + 6 * (m - 1)) // 2
     for i, (player, card) in enumerate(zip(step["players"], step["cards"])):
         rect = pygame.Rect(x + i * (w + 6), column.y + 10, w, w * 4 // 3)
         c.faces.draw(surf, rect, card, dim=later)
-        seat = c.seat(player)
-        draw.badge(surf, (rect.centerx, rect.bottom + 26), min(22, w // 2), seat, c.light(seat))
+        c.seat_badge((rect.centerx, rect.bottom + 26), min(22, w // 2), player)
     y = column.y + 10 + ORDER_CARD[1] + 56
     if later:
         draw.text(surf, "?", 96, MUTED, "midtop", (column.centerx, y))
@@ -293,16 +200,15 @@ def _step_column(c: Canvas, step: dict, k: int, current: int, column: pygame.Rec
     y = tag.bottom + 10
     got = takers(step)
     floor = column.bottom - 6
-    if picker is not None:
-        floor = draw.tag(surf, t("picking", seat=c.seat(picker)), 28, (column.centerx, column.bottom - 8), INK, GOLD,
+    if picking is not None:
+        floor = draw.tag(surf, t("picking", seat=c.seat(picking)), 28, (column.centerx, column.bottom - 8), INK, GOLD,
                          "midbottom", column.w - 12).y - 10
     elif not got:
         draw.text(surf, t("took_nothing"), 30, MUTED, "midtop", (column.centerx, y), width=column.w - 12)
     room = (floor - y) // max(len(got), 1)
     for player, ranks in got:
-        seat = c.seat(player)
         r = min(20, room // 2 - 2)
-        draw.badge(surf, (column.x + 10 + r, y + r + 2), r, seat, c.light(seat))
+        c.seat_badge((column.x + 10 + r, y + r + 2), r, player)
         block = pygame.Rect(column.x + 2 * r + 18, y, column.w - 2 * r - 26, room - 4)
         y = _chip_block(c, _rank_chips(c, ranks), block, 2 * r + 4) + 10
 
@@ -314,19 +220,6 @@ def _framed_chips(c: Canvas, cards: list[str], framed: list[str], x: float, cy: 
     for i, card in enumerate(cards):
         if card in framed:
             draw.frame(c.surf, pygame.Rect(x + i * step - 5, cy - h / 2 - 5, step, h + 10), GOLD, 4)
-
-
-def _rule_sentence(c: Canvas, step: dict) -> str:
-    """A step's rule in words: which rank, who played it, what it takes (a tie: that they share)."""
-    return c.t.count(f"rule_{step['rule']}", len(step["players"]), rank=step["rank"], who=_who(c, step["players"]))
-
-
-def _took_sentence(c: Canvas, step: dict) -> str:
-    """What a step took, seat by seat: 'Siège 1 prend 9, 9'."""
-    got = takers(step)
-    if not got:
-        return c.t("took_nothing")
-    return " · ".join(c.t("takes", seat=c.seat(p), ranks=ranks_text(ranks)) for p, ranks in got)
 
 
 # ------------------------------------------------------------ take
@@ -367,7 +260,7 @@ def _scores(c: Canvas) -> None:
     the rank's points; then each seat's points, and with the match option the totals against the target."""
     t, view, surf = c.t, c.view, c.surf
     scores = view["scores"]
-    c.header(t("scores_title", deal=scores["deal"]), "", _goal(c))
+    c.header(t("scores_title", deal=scores["deal"]), "", goal(c.t, c.view))
     n = view["players"]
     lines = [("col_deal_points", scores["points"])] + ([("col_match_total", view["totals"])] if view["match"] else [])
     first_x = 112
@@ -377,8 +270,7 @@ def _scores(c: Canvas) -> None:
     top = HEADER + 54
     bottom = SIZE[1] - 8 - 58 * len(lines)
     for p in range(n):
-        seat = c.seat(p)
-        draw.badge(surf, (first_x + p * col_w + col_w // 2, HEADER + 28), 22, seat, c.light(seat))
+        c.seat_badge((first_x + p * col_w + col_w // 2, HEADER + 28), 22, p)
     draw.text(surf, t("col_most"), 28, MUTED, "midleft", (most_x, HEADER + 28))
     draw.text(surf, t("col_points"), 28, MUTED, "midright", (points_x, HEADER + 28))
     h = (bottom - top) // len(scores["ranks"])
@@ -393,7 +285,7 @@ def _scores(c: Canvas) -> None:
                 draw.tag(surf, str(count), 34, at, INK, GOLD, "center")
             else:
                 draw.text(surf, str(count), 34, MUTED if count == 0 else TEXT, "center", at)
-        most = t.count("most", line["most"], seats=_who(c, line["scorers"])) if line["scorers"] else t("nobody")
+        most = t.count("most", line["most"], seats=who(c.t, c.table, line["scorers"])) if line["scorers"] else t("nobody")
         draw.text(surf, most, 30, TEXT, "midleft", (most_x, row.centery), width=points_x - 90 - most_x)
         draw.text(surf, f"+{line['points']}" if line["points"] else "0", 40, GOLD if line["points"] else MUTED,
                   "midright", (points_x, row.centery))

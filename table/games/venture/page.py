@@ -6,47 +6,20 @@ Cards are shown grouped by rank: a chip of the rank, then "×n" when there are s
 """
 from __future__ import annotations
 
-from itertools import groupby
 from typing import Mapping
 
 import pygame
 
+from table.games.venture.view import pages, prompt, rank_groups, score_parts, take_moves
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas, resolution_pages
+from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 LEFT, RIGHT = 16, SIZE[0] - 16
 BAND = pygame.Rect(LEFT, HEADER + 8, RIGHT - LEFT, 92)     # the band under the header: the centre, the slug
 LABEL_W = 230                                             # the band's label column
-
-
-def fired(view: dict) -> bool:
-    """Whether the view still holds a firing nobody has acted on since (no bid, no slug card yet):
-    the firing's pages are due. The draft OKs of the next deal do not count (as for the table gate)."""
-    last = view["last_round"]
-    if last is None:
-        return False
-    if view["phase"] == "over":
-        return True
-    if any(view["committed"]):
-        return False
-    if view["phase"] == "bidding":
-        return (last["deal"], last["round"]) == (view["deal"], view["round"] - 1)
-    return not view["slug"]
-
-
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    After a firing: each step, what everyone takes, the deal's scores when the
-    firing ended a deal, the game-over page at the end; once the table is clear
-    again, the table page.
-    """
-    view = table["view"]
-    if not fired(view):
-        return [("table", None)]
-    steps = [("fire", k) for k in range(len(view["last_round"]["steps"]))] + [("take", None)]
-    return resolution_pages(table, steps, view["phase"] == "over" or view["deal"] > view["last_round"]["deal"])
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
@@ -65,34 +38,12 @@ def subtitle(c: Canvas) -> str:
 # ------------------------------------------------------------ pure helpers
 
 
-def rank_groups(cards: list[str], rank: Mapping[str, int]) -> list[tuple[str, int]]:
-    """Cards sorted by rank as (a card of the rank, how many) per rank."""
-    return [(group[0], len(group)) for group in (list(g) for _, g in groupby(cards, key=rank.__getitem__))]
-
-
-def take_moves(last_round: dict) -> list[dict]:
-    """Per player, after a firing: `bid` (the card), `to` (the player whose pile it goes on, None: the centre)
-    and `takes` (the cards the player puts on its face-up score pile)."""
-    owner = {card: step["taker"] for step in last_round["steps"] for card in step["taken"]}
-    return [{"bid": b["card"], "to": owner.get(b["card"]), "takes": last_round["gains"][b["seat"]]}
-            for b in last_round["bids"]]
-
-
-def score_parts(player_score: dict) -> tuple[list[dict], int, list[dict], int]:
-    """A seat's deal score split as on the page: (incomplete ranks, their points at -1 a card,
-    complete ranks, their points at +1 a card of the rank)."""
-    ranks = player_score["ranks"]
-    lost = [r for r in ranks if not r["complete"]]
-    won = [r for r in ranks if r["complete"]]
-    return lost, sum(r["points"] for r in lost), won, sum(r["points"] for r in won)
+# ------------------------------------------------------------ drawing helpers
 
 
 def signed(n: int) -> str:
     """Points with their sign: '+5', '−6', '0'."""
     return f"+{n}" if n > 0 else draw.number(n)
-
-
-# ------------------------------------------------------------ drawing helpers
 
 
 def _ranks(c: Canvas) -> Mapping[str, int]:
@@ -146,19 +97,6 @@ def _band(c: Canvas, label: str) -> pygame.Rect:
     return pygame.Rect(BAND.x + LABEL_W, BAND.y + 8, BAND.w - LABEL_W - 16, BAND.h - 16)
 
 
-def _who(c: Canvas, players: list[int]) -> str:
-    """'Tout le monde' when every player is meant, else the seats."""
-    if len(players) == c.view["players"]:
-        return c.t("everyone")
-    return c.t.seats([c.seat(p) for p in players])
-
-
-def _titles(c: Canvas, columns: list[tuple[str, str, int]], y: int) -> None:
-    """Column titles (text key, anchor on the bottom edge, x) with their bottom at y."""
-    for key, anchor, x in columns:
-        draw.text(c.surf, c.t(key), 28, MUTED, anchor, (x, y))
-
-
 def _round_header(c: Canvas, title: str) -> None:
     last = c.view["last_round"]
     c.header(title, c.t("deal_round", deal=last["deal"], deals=c.view["deals"], round=last["round"],
@@ -185,7 +123,7 @@ def _table(c: Canvas) -> None:
                ("col_total", "bottomright", TOTAL_X)]
     if phase in ("draft", "bidding"):
         columns.append((f"col_{'draft' if phase == 'draft' else 'bid'}", "midbottom", STATUS_X + 50))
-    _titles(c, columns, top - 4)
+    c.titles(columns, top - 4)
     for p, row in c.seat_rows(list(range(view["players"])), top, SIZE[1] - PROMPT - 6):
         r = min(34, row.h // 2 - 4)
         draw.text(surf, t("seat", seat=c.seat(p)), 36, TEXT, "midleft", (row.x + 24 + 2 * r, row.centery),
@@ -194,7 +132,7 @@ def _table(c: Canvas) -> None:
         draw.text(surf, str(view["in_hand"][p]), 40, TEXT, "center", (HAND_X + 40, row.centery))
         _groups(c, _counted(c, view["piles"][p]), pygame.Rect(PILE_X, row.y + 4, TOTAL_X - 110 - PILE_X, row.h - 8), 44)
         draw.text(surf, draw.number(view["totals"][p]), 48, TEXT, "midright", (TOTAL_X, row.centery))
-    c.prompt_bar(_prompt(c))
+    c.prompt_bar(prompt(c.t, c.table))
 
 
 def _slug(c: Canvas) -> None:
@@ -230,20 +168,6 @@ def _status(c: Canvas, p: int, box: pygame.Rect) -> None:
             draw.tick(c.surf, (box.x + round(h * 0.72) + 30, box.centery), 16)
 
 
-def _prompt(c: Canvas) -> str:
-    """What to do now and who does it."""
-    t, view = c.t, c.view
-    phase = view["phase"]
-    if phase == "draft":
-        return t("prompt_draft", who=_who(c, [p for p, done in enumerate(view["drafted"]) if not done]))
-    if phase == "slug":
-        return t("prompt_slug", seat=c.seat(view["dealer"]), n=len(view["slug"]) + 1, size=view["slug_size"])
-    if phase == "bidding":
-        key = "prompt_bid" if c.table["shape"]["seat"] == 1 else "prompt_bid_pads"
-        return t(key, who=_who(c, [p for p, done in enumerate(view["committed"]) if not done]))
-    return ""
-
-
 # ------------------------------------------------------------ firing
 
 
@@ -265,8 +189,7 @@ def _fire(c: Canvas, current: int) -> None:
         chip = pygame.Rect(row.x + 16, row.centery - chip_h // 2, c.faces.chip_width(chip_h), chip_h)
         c.faces.draw(surf, chip, step["bids"][0]["card"], "chip")
         for i, bid in enumerate(step["bids"]):
-            seat = c.seat(bid["seat"])
-            draw.badge(surf, (chip.right + 12 + r + i * (2 * r + 8), row.centery), r, seat, c.light(seat))
+            c.seat_badge((chip.right + 12 + r + i * (2 * r + 8), row.centery), r, bid["seat"])
         if k > current:
             draw.dim(surf, row)
             draw.text(surf, "?", 44, MUTED, "midleft", (text_x, row.centery))
@@ -306,7 +229,7 @@ def _take(c: Canvas) -> None:
     last = view["last_round"]
     _round_header(c, t("take_title"))
     top = HEADER + 50
-    _titles(c, [("col_bid", "bottomleft", BID_X), ("col_bid_to", "bottomleft", TO_X),
+    c.titles([("col_bid", "bottomleft", BID_X), ("col_bid_to", "bottomleft", TO_X),
                 ("col_takes", "bottomleft", TAKES_X), ("col_pile_count", "bottomright", PILE_COUNT_X)], top - 4)
     centre_y = SIZE[1] - PROMPT - 46
     moves = take_moves(last)
@@ -340,7 +263,7 @@ def _scores(c: Canvas) -> None:
     top = BAND.bottom + 44
     deal_x = DEAL_X if several else SUM_X
     columns = [("col_lost", "bottomleft", LOST_X), ("col_won", "bottomleft", WON_X), ("col_deal", "bottomright", deal_x)]
-    _titles(c, columns + [("col_total", "bottomright", SUM_X)] * several, top - 4)
+    c.titles(columns + [("col_total", "bottomright", SUM_X)] * several, top - 4)
     bottom = SIZE[1] - (8 if over else PROMPT + 6)
     for player_score, (p, row) in zip(scores["players"], c.seat_rows(list(range(view["players"])), top, bottom)):
         lost, lost_points, won, won_points = score_parts(player_score)

@@ -11,8 +11,8 @@ import pytest
 from games.chevaux.test_chevaux_rules import HEIGHT, WALK, game, play
 from games.tables import first_state, table_view
 from table.registry import GAMES
-from table.games.chevaux import page
-from table.games.chevaux.faces import value_text
+from table.games.chevaux import view as shown
+from table.games.chevaux.view import value_text
 from table.games.chevaux.rules import Choose, Keep, Reveal, Switch, TimeUp, observe
 from table.screen import Screen, Translator, draw
 from table.screen.canvas import HEADER
@@ -40,11 +40,11 @@ def screens():
 
 
 def rendered(screen: Screen, view: dict, name: str, step, monkeypatch) -> tuple[pygame.Surface, list[str]]:
-    shown: list[str] = []
+    drawn: list[str] = []
     render = draw.render
-    monkeypatch.setattr(draw, "render", lambda s, *a, **k: shown.append(s) or render(s, *a, **k))
+    monkeypatch.setattr(draw, "render", lambda s, *a, **k: drawn.append(s) or render(s, *a, **k))
     try:
-        return screen.render(view, name, step), shown
+        return screen.render(view, name, step), drawn
     finally:
         monkeypatch.setattr(draw, "render", render)
 
@@ -56,22 +56,22 @@ def test_every_page_renders_without_raw_keys(screens, out, monkeypatch, lang, pl
         view = table_view(GAME, first_state(GAME, players, test, 4), clearing=False)
         view["clock"] = None if name == "over" else {"left_s": 754, "limit_s": 900, "paused": False}
         for page_name, step in screens[lang].pages(view):
-            surf, shown = rendered(screens[lang], view, page_name, step, monkeypatch)
+            surf, texts = rendered(screens[lang], view, page_name, step, monkeypatch)
             assert surf.get_size() == (1280, 720)
-            assert shown and not [s for s in shown if RAW.search(s)], (name, page_name, shown)
+            assert texts and not [s for s in texts if RAW.search(s)], (name, page_name, texts)
             pygame.image.save(surf, out / f"chevaux-{players}p-{name}-{lang}-{page_name}.png")
 
 
 def test_a_round_shows_its_result_then_the_table_once_the_pads_are_clear():
     state = play(game(WALK, 2), Reveal(0, "g0"), Choose(0, HEIGHT), Reveal(1, "y1"), Keep(1))
-    assert page.round_just_ended(observe(state, None))
-    assert page.pages(table_view(GAME, state, clearing=True)) == [("result", None)]
-    assert page.pages(table_view(GAME, state, clearing=False)) == [("result", None), ("table", None)]
+    assert shown.round_just_ended(observe(state, None))
+    assert shown.pages(table_view(GAME, state, clearing=True)) == [("result", None)]
+    assert shown.pages(table_view(GAME, state, clearing=False)) == [("result", None), ("table", None)]
     state = play(state, Reveal(0, "o2"))
-    assert page.pages(table_view(GAME, state)) == [("table", None)]
+    assert shown.pages(table_view(GAME, state)) == [("table", None)]
     over = play(game(WALK[:2], 2), Reveal(0, "g0"), Choose(0, HEIGHT), Reveal(1, "y1"), Keep(1))
-    assert page.pages(table_view(GAME, over)) == [("result", None), ("over", None)]
-    assert page.pages(table_view(GAME, play(game(WALK, 2, minutes=5), TimeUp()))) == [("over", None)]
+    assert shown.pages(table_view(GAME, over)) == [("result", None), ("over", None)]
+    assert shown.pages(table_view(GAME, play(game(WALK, 2, minutes=5), TimeUp()))) == [("over", None)]
 
 
 def test_what_the_table_says_along_a_round():
@@ -79,7 +79,7 @@ def test_what_the_table_says_along_a_round():
     state = game(WALK, 4)
 
     def say(state) -> str:
-        return page.instruction(FR, table_view(GAME, state, seats=seats))
+        return shown.instruction(FR, table_view(GAME, state, seats=seats))
 
     assert say(state) == ("Siège 3 : regardez la carte du dessus de votre tas, posez-la sur votre lecteur sans la "
                           "montrer")
@@ -92,9 +92,9 @@ def test_what_the_table_says_along_a_round():
     state = play(state, Switch(1, 1))
     board = observe(state, None)["current"]
     view = table_view(GAME, state, seats=seats)
-    assert page.chain_text(FR, view, board, "height") == "abandonnée (siège 3)"   # seat 3 had chosen it
-    assert page.chain_text(EN, view, board, "year") == "switched to by seat 5"
-    assert page.best(observe(state, None), board) == [1]       # 1700 is older than 1800
+    assert shown.chain_text(FR, view, board, "height") == "abandonnée (siège 3)"   # seat 3 had chosen it
+    assert shown.chain_text(EN, view, board, "year") == "switched to by seat 5"
+    assert shown.best(observe(state, None), board) == [1]       # 1700 is older than 1800
 
 
 def test_tie_texts_name_the_seats_values_and_redraws():
@@ -103,10 +103,10 @@ def test_tie_texts_name_the_seats_values_and_redraws():
     state = play(game(cards, 2), Reveal(0, "a"), Choose(0, HEIGHT), Reveal(1, "b"), Reveal(0, "c"), Reveal(1, "d"))
     view = table_view(GAME, state, seats=[2, 4])
     board = view["view"]["current"]
-    assert page.tie_text(FR, view, board, "150 cm") == ("Égalité à 150 cm : Sièges 2 et 4 · même rareté : Sièges 2 "
+    assert shown.tie_text(FR, view, board, "150 cm") == ("Égalité à 150 cm : Sièges 2 et 4 · même rareté : Sièges 2 "
                                                         "et 4 retournent une carte · carte 1 : siège 2 rareté 1, "
                                                         "siège 4 rareté 1")
-    assert page.instruction(EN, view) == "Tie: Seats 2 and 4, each lay the next card of your stack"
+    assert shown.instruction(EN, view) == "Tie: Seats 2 and 4, each lay the next card of your stack"
     assert value_text(FR, "year", -2500) == "2500 av. J.-C." and value_text(EN, "kg", 905) == "905 kg"
 
 

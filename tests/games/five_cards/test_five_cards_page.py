@@ -14,6 +14,7 @@ from games.five_cards.test_five_cards_rules import play, put, ready
 from games.tables import first_state, random_states, table_view
 from table.registry import GAMES
 from table.games.five_cards import page
+from table.games.five_cards.view import column_text, cursor_column, score_formula, starter_text
 from table.games.five_cards.rules import Draw, DrawFirst, Show, new_game, observe
 from table.screen import Screen, Translator, draw
 from table.screen.faces import RankFaces
@@ -133,7 +134,7 @@ def test_the_column_prompt_names_the_seat_the_cursor_and_the_buttons(screens, mo
     """Player 0 (seat 2) draws a 1 with every column open: five options, the cursor on the second (the 5)."""
     state = play(ready(0), Draw(0, "1a"))
     view = table_view(GAME, state, seats=SEATS, cursor=1)
-    assert page.cursor_column(view) == 1
+    assert cursor_column(view) == 1
     shown = texts_on(screens["fr"], view, "table", monkeypatch)
     assert "Siège 2 : Suivant = autre colonne · OK = poser le 1 sur le 5" in shown
     assert [s for s in shown if s.startswith(("Colonne du", "»"))] == [
@@ -178,22 +179,22 @@ def test_the_count_explains_each_column_and_the_scores(screens, monkeypatch):
 def test_count_lines_and_formulas():
     table = {"joined": SEATS}
     won = {"sums": [19, 17], "rank": 4, "winner": 0, "split": False, "points": [4, 0]}
-    assert page.column_text(FR, table, won) == "19 contre 17 : le siège 2 marque 4"
+    assert column_text(FR, table, won) == "19 contre 17 : le siège 2 marque 4"
     odd = {"sums": [21, 21], "rank": 7, "winner": None, "split": True, "points": [3, 3]}
-    assert page.column_text(FR, table, odd) == "Égalité 21 partout : 7 ÷ 2 = 3 chacun (arrondi en dessous)"
+    assert column_text(FR, table, odd) == "Égalité 21 partout : 7 ÷ 2 = 3 chacun (arrondi en dessous)"
     even = {"sums": [0, 0], "rank": 10, "winner": None, "split": True, "points": [5, 5]}
-    assert page.column_text(FR, table, even) == "Égalité 0 partout : 10 ÷ 2 = 5 chacun"
+    assert column_text(FR, table, even) == "Égalité 0 partout : 10 ÷ 2 = 5 chacun"
     nine = {"sums": [5, 12], "rank": 9, "winner": 1, "split": False, "points": [0, 9]}
     result = {"columns": [won, odd, even, nine], "scores": [12, 17]}
-    assert page.score_formula(FR, result, 0) == "4 + 3 (moitié du 7) + 5 (moitié du 10) = 12"
-    assert page.score_formula(FR, result, 1) == "3 (moitié du 7) + 5 (moitié du 10) + 9 = 17"
-    assert page.score_formula(FR, {"columns": [nine], "scores": [0, 9]}, 0) == "0 : aucune colonne"
-    assert page.score_formula(FR, {"columns": [nine], "scores": [0, 9]}, 1) == "9"
+    assert score_formula(FR, result, 0) == "4 + 3 (moitié du 7) + 5 (moitié du 10) = 12"
+    assert score_formula(FR, result, 1) == "3 (moitié du 7) + 5 (moitié du 10) + 9 = 17"
+    assert score_formula(FR, {"columns": [nine], "scores": [0, 9]}, 0) == "0 : aucune colonne"
+    assert score_formula(FR, {"columns": [nine], "scores": [0, 9]}, 1) == "9"
 
 
 def test_equal_scores_the_other_seat_starts():
     view = {"starter": 0, "starter_reason": "equal_alternate", "round": 4, "round_result": {"scores": [15, 15]}}
-    assert page.starter_text(FR, {"joined": SEATS, "view": view}) == (
+    assert starter_text(FR, {"joined": SEATS, "view": view}) == (
         "Siège 2 commence la manche 4 : égalité (15 partout), et le siège 4 avait commencé la dernière")
 
 
@@ -221,7 +222,7 @@ def crowded(view: dict) -> dict:
     card drawn: three full rows) and the other side of every column seven."""
     view = copy.deepcopy(view)
     v = view["view"]
-    cursor = page.cursor_column(view)
+    cursor = cursor_column(view)
     for column in v["columns"]:
         column["sides"][1 - v["active"]] = [f"{rank}a" for rank in range(2, 9)]
     v["columns"][cursor]["sides"][v["active"]] = [f"{rank}b" for rank in range(2, 10)]

@@ -14,6 +14,7 @@ from conftest import around
 from games.tables import first_state, table_view
 from table.registry import GAMES
 from table.games.kitty import page, rules
+from table.games.kitty.view import lowest_up, take_moves
 from table.screen.draw import TEAMS
 from table.screen import Screen
 from table.screen.i18n import LANGS, Translator
@@ -192,12 +193,12 @@ def test_the_reveal_walks_the_bids_from_the_lowest_up():
         return {"step": kind, **fields}
     tie5, tie6 = step("tie", rank=5, players=[1, 2]), step("tie", rank=6, players=[3, 4])
     win = step("win", player=0, bid="4a", card="9a")
-    assert page.lowest_up([tie5, tie6, win], RANK) == [win, tie5, tie6]
+    assert lowest_up([tie5, tie6, win], RANK) == [win, tie5, tie6]
     pick, tie3 = step("pick", player=0, bid="1a", card="9a"), step("tie", rank=3, players=[1, 2])
     take, gift = step("take", player=3, bid="5a", card="7a"), step("gift", player=0, card="9a", to=2)
-    assert page.lowest_up([tie3, pick, take, gift], RANK) == [pick, tie3, take, gift]
+    assert lowest_up([tie3, pick, take, gift], RANK) == [pick, tie3, take, gift]
     discard = step("discard", card="9a", why="no_unique")
-    assert page.lowest_up([discard, tie6, tie5], RANK) == [tie5, tie6, discard]
+    assert lowest_up([discard, tie6, tie5], RANK) == [tie5, tie6, discard]
 
 
 def test_the_reveal_strikes_a_tie_then_names_the_winner(screens, drawing):
@@ -221,7 +222,7 @@ def test_take_moves_match_the_hands():
             for seed in range(4):
                 st = first_state(GAME, players, round_end, seed=seed, options=options)
                 view = rules.observe(st, None)
-                taken, discarded = page.take_moves(view, RANK)
+                taken, discarded = take_moves(view, RANK)
                 for p, cards in enumerate(taken):
                     assert set(cards) <= set(st.hands[p])
                 assert set(discarded) <= st.out
@@ -236,7 +237,7 @@ def test_the_take_page_lists_each_seats_cards(screens, drawing):
             {"chip": lambda _, surf, rect, card: chips.append((rect.centery, rect.x, card)) or rect}, faces)
     rows = sorted({y for y, _, _ in chips})
     listed = [[card for y, _, card in sorted(chips) if y == row] for row in rows]
-    taken, discarded = page.take_moves(view["view"], RANK)
+    taken, discarded = take_moves(view["view"], RANK)
     bids = view["view"]["resolution"]["bids"]
     assert listed == [taken[p] + [bids[p]] for p in range(6)] + ([discarded] if discarded else [])
 

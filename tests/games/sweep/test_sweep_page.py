@@ -11,7 +11,8 @@ import pytest
 
 from games.tables import first_state, table_view
 from table.registry import GAMES
-from table.games.sweep import page, rules
+from table.games.sweep import rules
+from table.games.sweep.view import deal_ended, fresh, ranks_text, takers
 from table.screen import Screen
 from table.screen.i18n import LANGS, Translator
 
@@ -123,17 +124,17 @@ def test_pages_follow_the_game(screens):
 
 def test_what_the_view_says():
     step = {"taken": [{"player": 2, "rank": 4}, {"player": 0, "rank": 2}, {"player": 2, "rank": 5}]}
-    assert page.takers(step) == [(2, [4, 5]), (0, [2])]
-    assert page.ranks_text([2, 4, 4]) == "4, 4, 2"
+    assert takers(step) == [(2, [4, 5]), (0, [2])]
+    assert ranks_text([2, 4, 4]) == "4, 4, 2"
     view = view_of("capture", 3)["view"]
-    assert page.fresh(view) and not page.deal_ended(view)
-    assert page.deal_ended(view_of("over", 3)["view"])
-    assert not page.fresh(view_of("refill", 3)["view"])
+    assert fresh(view) and not deal_ended(view)
+    assert deal_ended(view_of("over", 3)["view"])
+    assert not fresh(view_of("refill", 3)["view"])
     # the take page's figures are the steps' captures
     last = view["last_round"]
     took = {}
     for s in last["steps"]:
-        for p, ranks in page.takers(s):
+        for p, ranks in takers(s):
             took.setdefault(p, []).extend(ranks)
     assert {p: sorted(r) for p, r in took.items()} == {p: r for p, r in last["took"]}
 
@@ -185,8 +186,8 @@ def test_each_step_says_its_rule_and_what_it_took(screens, drawing):
         who = t.seats([view["joined"][p] for p in step["players"]])
         verb = "joue" if len(step["players"]) == 1 else "jouent"
         assert any(s.startswith(f"{who} {verb} {step['rank']}") for s in shown), shown
-        for p, ranks in page.takers(step):
-            assert f"Siège {view['joined'][p]} prend {page.ranks_text(ranks)}" in " · ".join(shown)
+        for p, ranks in takers(step):
+            assert f"Siège {view['joined'][p]} prend {ranks_text(ranks)}" in " · ".join(shown)
 
 
 def test_the_take_page_lists_what_each_seat_takes(screens, drawing):

@@ -14,7 +14,8 @@ from table.assets import deck_data
 from table.registry import GAMES
 from table.games.venture import rules
 from table.games.venture.acts import must_clear
-from table.games.venture.page import fired, rank_groups, score_parts, signed, take_moves
+from table.games.venture.page import signed
+from table.games.venture.view import fired, rank_groups, score_parts, take_moves
 from table.games.venture.rules import Bid, Show, apply, observe
 from table.screen import Screen, draw
 from table.screen.faces import RankFaces
