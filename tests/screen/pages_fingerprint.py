@@ -23,8 +23,6 @@ from pathlib import Path
 from typing import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-if os.environ.get("PYTHONHASHSEED") != "0":   # a view may follow set order (Feira Torio's kept card among equals)
-    os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]   # this checkout's table, not an installed one
 

@@ -571,9 +571,10 @@ def _end_round(state: State, bids: tuple[tuple[str, ...], ...]) -> State:
 
 
 def score(deck: Deck, player: int, cards: Iterable[str]) -> HandScore:
-    """A hand's score (RULINGS F3, F4): highest stars per category present, multiplied; +5 with all four."""
+    """A hand's score (RULINGS F3, F4): highest stars per category present, multiplied; +5 with all four. Of two
+    cards with the most stars of a category, the first by id is the one kept (whatever order `cards` is in)."""
     best: dict[str, Card] = {}
-    for cid in cards:
+    for cid in sorted(cards):
         card = deck.cards[cid]
         if card.category not in best or card.stars > best[card.category].stars:
             best[card.category] = card
