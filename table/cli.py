@@ -103,7 +103,7 @@ def _declare_history(commands) -> None:
 def _declare_enrol(commands) -> None:
     enrol = commands.add_parser("enrol", help="tag a deck the first time (or staff cards), re-tag a lost card, "
                                 "export or import the tag registry")
-    enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. feira-torio, pairs)")
+    enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. pairs)")
     enrol.add_argument("--staff", type=int, default=0, metavar="N", help="also tag staff cards 1 to N")
     enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card (its old tag is retired)")
     enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")

@@ -86,7 +86,7 @@ class EnrolScreen:
     # ------------------------------------------------------------ parts
 
     def title(self) -> str:
-        """'Feira Torio · enregistrement des cartes' (the deck's file name, spaced and capitalised)."""
+        """'Pairs · enregistrement des cartes' (the deck's file name, spaced and capitalised)."""
         if self.deck is None:
             return self.t("enrol_title_staff")
         return self.t("enrol_title", deck=self.deck.replace("-", " ").title())

@@ -8,7 +8,7 @@ actions with a `Refusal`, and show each seat only what that seat may know
 (`observe`). Shared layers (session, screen, simulation, bench, CLI) reach a
 game only through its `Game` record.
 
-Rules module (e.g. table/games/feira_torio/rules.py):
+Rules module (table/games/<game>/rules.py):
 
     ACTIONS: tuple[type, ...]            the action dataclasses (frozen, slots; fields are str, int, bool,
                                          None or tuples of them); kit.codec writes and reads them as JSON

@@ -86,7 +86,7 @@ def tag(surf: pygame.Surface, s: str, size: int, at, fg=INK, bg=TEXT, anchor: st
 
 
 def shape(surf: pygame.Surface, kind: str, colour, center, r: float, outline=INK) -> None:
-    """A category shape (triangle, circle, square, diamond, hexagon) of radius `r`, outlined."""
+    """A shape (triangle, circle, square, diamond, hexagon) of radius `r`, outlined."""
     cx, cy = center
     edge = max(2, round(r / 9))
     if kind == "circle":
@@ -105,23 +105,12 @@ def shape(surf: pygame.Surface, kind: str, colour, center, r: float, outline=INK
 
 
 def star(surf: pygame.Surface, center, r: float, colour=GOLD, outline=INK) -> None:
-    """A five-pointed star (a victory point)."""
+    """A five-pointed star."""
     cx, cy = center
     points = [(cx + (r if i % 2 == 0 else r * 0.45) * math.sin(i * math.pi / 5),
                cy - (r if i % 2 == 0 else r * 0.45) * math.cos(i * math.pi / 5)) for i in range(10)]
     pygame.draw.polygon(surf, colour, points)
     pygame.draw.polygon(surf, outline, points, max(1, round(r / 8)))
-
-
-def hand(surf: pygame.Surface, rect: pygame.Rect, colour=INK) -> None:
-    """A raised index finger (the mark of bid points), fitted in `rect`."""
-    w, h = rect.w, rect.h
-    fist = pygame.Rect(rect.x, rect.y + h * 0.45, w, h * 0.55)
-    pygame.draw.rect(surf, colour, fist, border_radius=round(w * 0.22))
-    pygame.draw.rect(surf, colour, (rect.x + w * 0.08, rect.y, w * 0.3, h * 0.7), border_radius=round(w * 0.15))
-    for i in (1, 2):
-        x = rect.x + w * (0.38 + 0.2 * i)
-        pygame.draw.line(surf, CARD, (x, fist.y), (x, fist.y + h * 0.18), max(1, round(w / 14)))
 
 
 def dim(surf: pygame.Surface, rect: pygame.Rect) -> None:
@@ -197,7 +186,7 @@ def crown(surf: pygame.Surface, center, r: float, colour=GOLD) -> None:
 
 
 def arrow(surf: pygame.Surface, start, end, colour=GOLD, width: int = 14) -> None:
-    """A thick arrow from `start` to `end` (the First Bid card)."""
+    """A thick arrow from `start` to `end`."""
     (x0, y0), (x1, y1) = start, end
     length = math.hypot(x1 - x0, y1 - y0) or 1
     ux, uy = (x1 - x0) / length, (y1 - y0) / length

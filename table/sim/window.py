@@ -38,7 +38,7 @@ CONTROLS_X = 660                       # the pile and table controls, below the 
 TABLE_CARD = TEAMS[0]                  # the frame of a card on the table the selected seat may designate
 
 HELP = (("1-6", "sim_help_seat"), ("J", "sim_help_join"), ("N / O", "sim_help_buttons"),
-        ("< > sim_key_enter", "sim_help_place"), ("D", "sim_help_lot"), ("C", "sim_help_pick_up"),
+        ("< > sim_key_enter", "sim_help_place"), ("D", "sim_help_show"), ("C", "sim_help_pick_up"),
         ("S", "sim_help_staff"), ("A", "sim_help_auto"), ("sim_key_esc", "sim_help_quit"))
 
 
@@ -48,7 +48,7 @@ class SimWindow:
     `seat` is the selected seat, `cursor` the selected card of its hand,
     `pager.page` the (page, step) of the table's screen shown, `leds` the colour
     and light state drawn for each seat, `controls` the clickable rects of
-    the last frame by name (seat3, next3, ok3, card0, lot, pick_up, staff,
+    the last frame by name (seat3, next3, ok3, card0, show, pick_up, staff,
     auto), `note` the last operator message (an i18n key).
     """
 
@@ -74,7 +74,7 @@ class SimWindow:
         self._keys = {pygame.K_j: self.join, pygame.K_n: lambda: self.press("next"),
                       pygame.K_o: lambda: self.press("ok"), pygame.K_LEFT: lambda: self.move(-1),
                       pygame.K_RIGHT: lambda: self.move(1), pygame.K_RETURN: self.place,
-                      pygame.K_KP_ENTER: self.place, pygame.K_d: self.lot, pygame.K_c: self.pick_up,
+                      pygame.K_KP_ENTER: self.place, pygame.K_d: self.show, pygame.K_c: self.pick_up,
                       pygame.K_s: self.staff, pygame.K_a: self.auto, pygame.K_ESCAPE: self.quit}
 
     # ------------------------------------------------------------ controls
@@ -106,7 +106,7 @@ class SimWindow:
             self.move(1)   # taken and still in hand (a registration tap): on to the next card
         self.move(0)
 
-    def lot(self) -> None:
+    def show(self) -> None:
         self._do(self.world.show)
 
     def pick_up(self) -> None:
@@ -301,7 +301,7 @@ class SimWindow:
     def _draw_controls(self) -> None:
         t = self.t
         y = GAME.bottom + 12
-        for name, key, label, action in (("lot", "D", t("sim_pile", n=len(self.world.pile)), self.lot),
+        for name, key, label, action in (("show", "D", t("sim_pile", n=len(self.world.pile)), self.show),
                                          ("pick_up", "C", t("sim_pick_up"), self.pick_up),
                                          ("staff", "S", t("sim_staff"), self.staff),
                                          ("auto", "A", t("sim_auto"), self.auto)):

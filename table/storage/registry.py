@@ -334,7 +334,7 @@ class TagRegistry:
 
 
 def _name(tag: Tag) -> str:
-    """A tag as the registry's messages name it: 'feira-torio/TA03' or 'staff-1'."""
+    """A tag as the registry's messages name it: 'pairs/7a' or 'staff-1'."""
     return tag.card if tag.kind == "staff" else f"{tag.deck}/{tag.card}"
 
 

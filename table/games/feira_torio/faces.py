@@ -7,7 +7,7 @@ import pygame
 
 from table.screen import faces
 from table.screen.draw import (
-    INK, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, hand, ink_on, shape, star, text)
+    CARD, INK, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, ink_on, shape, star, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +74,12 @@ class Faces(faces.Faces):
         chip_edge(surf, rect)
 
 
+def hand(surf: pygame.Surface, rect: pygame.Rect, colour=INK) -> None:
+    """A raised index finger (the mark of a card's fingers, its bid points), fitted in `rect`."""
+    w, h = rect.w, rect.h
+    fist = pygame.Rect(rect.x, rect.y + h * 0.45, w, h * 0.55)
+    pygame.draw.rect(surf, colour, fist, border_radius=round(w * 0.22))
+    pygame.draw.rect(surf, colour, (rect.x + w * 0.08, rect.y, w * 0.3, h * 0.7), border_radius=round(w * 0.15))
+    for i in (1, 2):
+        x = rect.x + w * (0.38 + 0.2 * i)
+        pygame.draw.line(surf, CARD, (x, fist.y), (x, fist.y + h * 0.18), max(1, round(w / 14)))
