@@ -17,7 +17,7 @@ from table.games.kitty.view import (bid_order, destinations, formula, held, lowe
                                     unit_name, units)
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
-from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
+from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, RED, SIZE, TEAMS, TEXT
 
 __all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
@@ -55,10 +55,8 @@ def _header(c: Canvas, title: str, deal: int, rnd: int | None = None) -> None:
 def _unit_rows(c: Canvas, top: int, bottom: int) -> Iterator[tuple[int, pygame.Rect, int]]:
     """One panel row per scoring unit (its team band, its seats' badges); yields (unit, row, x after badges)."""
     listed = units(c.view)
-    h = min(100, (bottom - top) // len(listed))
-    for u, members in enumerate(listed):
-        row = pygame.Rect(16, top + u * h, SIZE[0] - 32, h - 8)
-        pygame.draw.rect(c.surf, PANEL, row, border_radius=12)
+    for u, row in c.panels(len(listed), top, bottom, 100):
+        members = listed[u]
         c.team_band(row, members[0])
         r = min(30, row.h // 2 - 4)
         x = row.x + 16
@@ -172,16 +170,13 @@ def _reveal(c: Canvas, step: int) -> None:
     waiting = steps[-1]["step"] in ("choose", "give")
     bottom = BOTTOM if waiting else SIZE[1] - 10
     top = REVEAL_LINES
-    h = min(66, (bottom - top) // len(steps))
-    for k, s in enumerate(steps):
-        row = pygame.Rect(16, top + k * h, SIZE[0] - 32, h - 8)
+    for k, row in c.panels(len(steps), top, bottom, 66, lit=len(steps) - 1):
         current = k == len(steps) - 1
-        pygame.draw.rect(surf, PANEL_HI if current else PANEL, row, border_radius=12)
         if current:
             draw.frame(surf, row.inflate(6, 6))
         r = min(24, row.h // 2 - 2)
         draw.badge(surf, (row.x + 12 + r, row.centery), r, k + 1, GOLD)
-        draw.text(surf, step_text(t, c.table, s, c.card_name, c.faces.ranks), min(36, row.h - 6), TEXT if current else MUTED, "midleft",
+        draw.text(surf, step_text(t, c.table, steps[k], c.card_name, c.faces.ranks), min(36, row.h - 6), TEXT if current else MUTED, "midleft",
                   (row.x + 2 * r + 26, row.centery), width=row.right - row.x - 2 * r - 40)
     if waiting:
         c.prompt_bar(t("prompt_discard_bids") if c.table.get("clearing") else prompt(t, c.table))

@@ -235,19 +235,15 @@ def _bid_mark(c: Canvas, centre, r: float, base: int, token: bool, colour=GOLD) 
 
 def _seats(c: Canvas) -> None:
     """One box per seat, in playing order, the one to act framed."""
-    view = c.view
-    n = view["players"]
-    h = min(120, (BOTTOM - TOP + 8) // n)
-    turn = to_act(view)
-    for p in range(n):
-        _seat(c, p, pygame.Rect(SEATS_X, TOP + p * h, SEATS_W, h - 8), p == turn)
+    turn = to_act(c.view)
+    for p, box in c.panels(c.view["players"], TOP, BOTTOM + 8, 120, SEATS_X, SEATS_X + SEATS_W, lit=turn):
+        _seat(c, p, box, p == turn)
 
 
 def _seat(c: Canvas, p: int, box: pygame.Rect, turn: bool) -> None:
     """A seat's badge; its hand count (or, once empty, its finishing place); its points; then its bids and
     tokens left, or the card it chose, or its bid under way."""
     t, view, surf = c.t, c.view, c.surf
-    pygame.draw.rect(surf, PANEL_HI if turn else PANEL, box, border_radius=12)
     r = min(28, box.h // 2 - 6)
     c.seat_badge((box.x + 10 + r, box.centery), r, p)
     size = min(52, box.h - 14)
@@ -359,10 +355,8 @@ def _bids(c: Canvas) -> None:
     if not bids:
         draw.text(surf, t("no_bids"), 48, MUTED, "center", (SIZE[0] // 2, SIZE[1] // 2))
     treasure = c.faces.attributes(view["end"]["treasure"])
-    h = min(84, (BOTTOM - TOP + 8) // max(len(bids), 1))
-    for i, bid in enumerate(bids):
-        row = pygame.Rect(16, TOP + i * h, SIZE[0] - 32, h - 6)
-        pygame.draw.rect(surf, PANEL, row, border_radius=12)
+    for i, row in c.panels(len(bids), TOP, BOTTOM + 8, 84, gap=6):
+        bid = bids[i]
         r = min(28, row.h // 2 - 4)
         c.seat_badge((row.x + 10 + r, row.centery), r, bid["bidder"])
         x = row.x + 24 + 2 * r
