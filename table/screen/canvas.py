@@ -42,14 +42,22 @@ class Canvas:
         state = lights.get(seat, lights.get(str(seat), "off"))
         return LIGHTS.get(state, LIGHTS["off"])
 
+    def panels(self, count: int, top: int, bottom: int, most: int, x0: int = 16, x1: int = SIZE[0] - 16,
+               gap: int = 8, lit: int | None = None) -> Iterator[tuple[int, pygame.Rect]]:
+        """Draw `count` panel rows, at most `most` apart, `gap` between them, from top down to bottom (row `lit`
+        highlighted); yields (index, row)."""
+        h = min(most, (bottom - top) // max(count, 1))
+        for i in range(count):
+            row = pygame.Rect(x0, top + i * h, x1 - x0, h - gap)
+            pygame.draw.rect(self.surf, PANEL_HI if i == lit else PANEL, row, border_radius=12)
+            yield i, row
+
     def seat_rows(self, players: list[int], top: int, bottom: int, most: int = 100,
                   x0: int = 16, x1: int = SIZE[0] - 16, badge: int = 34) -> Iterator[tuple[int, pygame.Rect]]:
         """Draw one panel row per player (team band, seat badge at most `badge` in radius) between top and
         bottom; yields (player, row)."""
-        h = min(most, (bottom - top) // max(len(players), 1))
-        for i, p in enumerate(players):
-            row = pygame.Rect(x0, top + i * h, x1 - x0, h - 8)
-            pygame.draw.rect(self.surf, PANEL, row, border_radius=12)
+        for i, row in self.panels(len(players), top, bottom, most, x0, x1):
+            p = players[i]
             self.team_band(row, p)
             r = min(badge, row.h // 2 - 4)
             self.seat_badge((row.x + 12 + r, row.centery), r, p)

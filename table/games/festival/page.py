@@ -144,11 +144,10 @@ def _this_turn(c: Canvas) -> None:
     draw.text(surf, t("col_this_turn"), 28, MUTED, "topleft", (x, y))
     cy, h = TURN.centery + 14, 56
     for i, choice in enumerate(view["chosen"]):
-        seat = c.seat(choice["player"])
         cx = x + i * 140
         if i:
             draw.arrow(surf, (cx - 30, cy), (cx - 4, cy), GOLD, 6)
-        draw.badge(surf, (cx + 24, cy), 24, seat, c.light(seat))
+        c.seat_badge((cx + 24, cy), 24, choice["player"])
         rect = pygame.Rect(cx + 56, cy - h // 2, h * 3 // 4, h)
         if choice["card"]:
             c.faces.tab(surf, rect, choice["card"])
@@ -205,10 +204,9 @@ def _turn(c: Canvas) -> None:
     top = HEADER + 16
     for i, choice in enumerate(chosen):
         cx = x0 + i * w + w // 2
-        seat = c.seat(choice["player"])
         if i:
             draw.arrow(surf, (cx - w + 40, top + 30), (cx - 40, top + 30), MUTED, 6)
-        draw.badge(surf, (cx, top + 30), 28, seat, c.light(seat))
+        c.seat_badge((cx, top + 30), 28, choice["player"])
         note = t("first_player") if i == 0 else t("received_from", seat=c.seat(chosen[i - 1]["player"]))
         draw.text(surf, note, 26, GOLD if i == 0 else MUTED, "midtop", (cx, top + 66), width=w - 8)
         rect = pygame.Rect(0, 0, card_w, card_h)

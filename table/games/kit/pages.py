@@ -1,4 +1,5 @@
-"""The order of a game's pages after a resolution (pure: from the table view alone)."""
+"""What game pages share that is pure (from the table view alone): the order of pages after a resolution, points
+with their sign."""
 from __future__ import annotations
 
 
@@ -10,3 +11,8 @@ def resolution_pages(table: dict, steps: list[tuple[str, int | None]], scores: b
     if table["view"]["phase"] == "over":
         return [*shown, *end]
     return shown if table.get("clearing") else [*shown, ("table", None)]
+
+
+def signed(n: int) -> str:
+    """Points with their sign, a negative one with a true minus: '+14', '−14', '0'."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"

@@ -11,12 +11,13 @@ from collections.abc import Iterator
 
 import pygame
 
-from table.games.kitty.rules import ONE, TARGET
-from table.games.kitty.view import (bid_order, destinations, lowest_up, marks, pages, reveal_steps, take_moves,
-                                    to_give, units)
+from table.games.kitty.rules import TARGET
+from table.games.kitty.view import (bid_order, destinations, formula, held, lowest_up, marks, pages, per_round,
+                                    progress, prompt, reveal_steps, settlement_text, step_text, take_moves, to_give,
+                                    unit_name, units)
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
-from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
+from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, RED, SIZE, TEAMS, TEXT
 
 __all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
@@ -54,23 +55,15 @@ def _header(c: Canvas, title: str, deal: int, rnd: int | None = None) -> None:
 def _unit_rows(c: Canvas, top: int, bottom: int) -> Iterator[tuple[int, pygame.Rect, int]]:
     """One panel row per scoring unit (its team band, its seats' badges); yields (unit, row, x after badges)."""
     listed = units(c.view)
-    h = min(100, (bottom - top) // len(listed))
-    for u, members in enumerate(listed):
-        row = pygame.Rect(16, top + u * h, SIZE[0] - 32, h - 8)
-        pygame.draw.rect(c.surf, PANEL, row, border_radius=12)
+    for u, row in c.panels(len(listed), top, bottom, 100):
+        members = listed[u]
         c.team_band(row, members[0])
         r = min(30, row.h // 2 - 4)
         x = row.x + 16
         for p in members:
-            seat = c.seat(p)
-            draw.badge(c.surf, (x + r, row.centery), r, seat, c.light(seat))
+            c.seat_badge((x + r, row.centery), r, p)
             x += 2 * r + 8
         yield u, row, x + 8
-
-
-def _unit_name(c: Canvas, unit: list[int]) -> str:
-    """'Siège 3' or 'Sièges 1 et 3'."""
-    return c.t.seats([c.seat(p) for p in unit])
 
 
 # ------------------------------------------------------------ table
@@ -82,38 +75,14 @@ def _table(c: Canvas) -> None:
     _header(c, t("game_name"), view["deal"], view["round"] if view["phase"] != "register" else None)
     _centre(c)
     _seat_rows(c)
-    c.prompt_bar(_prompt(c))
-
-
-def _prompt(c: Canvas) -> str:
-    """What to do now, and who does it."""
-    t, view = c.t, c.view
-    phase = view["phase"]
-    if c.table.get("clearing"):
-        return t("prompt_clear")
-    if phase == "register":
-        return t("prompt_register", n=view["hand_size"])
-    if phase == "targets":
-        return t.count("prompt_show", _per_round(view) - len(view["targets"]))
-    if phase in ("pass", "bid"):
-        return t(f"prompt_{phase}")
-    if phase == "pick":
-        return t("prompt_pick", seat=c.seat(view["picker"]))
-    if phase == "gift":
-        return t("prompt_gift", seat=c.seat(view["gift"]["giver"]))
-    return ""
-
-
-def _per_round(view: dict) -> int:
-    """Targets shown this round."""
-    return view["targets_per_round"][view["round"] - 1]
+    c.prompt_bar(prompt(t, c.table))
 
 
 def _centre(c: Canvas) -> None:
     """The centre pad: this round's targets (shown, or still to show), the kitty face down, the teams."""
     t, view, surf = c.t, c.view, c.surf
     pygame.draw.rect(surf, PANEL, CENTRE, border_radius=14)
-    per = _per_round(view)
+    per = per_round(view)
     x, y = CENTRE.x + 20, CENTRE.y + 12
     draw.text(surf, t.count("target_label", per), 34, GOLD, "topleft", (x, y))
     for i in range(per):
@@ -140,7 +109,7 @@ def _team_totals(c: Canvas, box: pygame.Rect) -> None:
     for i, (team, total) in enumerate(zip(view["teams"], view["team_totals"])):
         row = pygame.Rect(box.x, box.y + 38 + i * h, box.w, h - 6)
         pygame.draw.rect(surf, TEAMS[i], (row.x, row.y, 12, row.h), border_radius=4)
-        draw.text(surf, _unit_name(c, team), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
+        draw.text(surf, unit_name(t, c.table, team), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
         draw.text(surf, str(total), 44, TEXT, "midright", (row.right, row.centery))
 
 
@@ -153,22 +122,14 @@ def _seat_rows(c: Canvas) -> None:
     total_w = 90
     phase = view["phase"]
     top = HEADER + 12
-    draw.text(surf, t("col_held"), 28, MUTED, "midtop", (held_x, top))
-    if phase in ("register", "pass", "bid"):
-        draw.text(surf, t(f"col_{phase}"), 28, MUTED, "midtop", (status_x + 50, top))
-    draw.text(surf, t("col_gained"), 28, MUTED, "topleft", (gained_x, top))
-    draw.text(surf, t("col_points"), 28, MUTED, "topright", (x1 - 14, top))
+    status = [(f"col_{phase}", "midtop", status_x + 50)] * (progress(view, 0) is not None)
+    c.titles([("col_held", "midtop", held_x), *status, ("col_gained", "topleft", gained_x),
+              ("col_points", "topright", x1 - 14)], top)
     for p, row in c.seat_rows(list(range(view["players"])), top + 36, BOTTOM + 8, 100, ROWS_X, x1):
-        c.team_band(row, p)
-        r = min(34, row.h // 2 - 4)
         dealer = view["dealer"] == p
-        name = draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "bottomleft" if dealer else "midleft",
-                         (row.x + 24 + 2 * r, row.centery + (4 if dealer else 0)))
-        if dealer:
-            draw.tag(surf, t("dealer"), 28, (name.x, name.bottom + 2), INK, GOLD)
-        held = view["hand_size"] if phase == "register" else view["counts"][p]   # dealt, not yet all registered
-        draw.text(surf, str(held), 44, TEXT, "center", (held_x, row.centery))
-        _status(c, phase, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
+        c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
+        draw.text(surf, str(held(view, p)), 44, TEXT, "center", (held_x, row.centery))
+        _status(c, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
         room = x1 - total_w - gained_x - 10
         gained = view["taken"][p]
         h = c.chip_height(len(gained), room, min(48, row.h - 20), 6)
@@ -176,22 +137,21 @@ def _seat_rows(c: Canvas) -> None:
         draw.text(surf, str(view["totals"][p]), 56, TEXT, "midright", (x1 - 14, row.centery))
 
 
-def _status(c: Canvas, phase: str, p: int, box: pygame.Rect) -> None:
-    """A seat's progress in this phase: registered/expected, or a face-down card with a tick once in."""
-    view, surf = c.view, c.surf
-    if phase == "register":
-        done = view["registered"][p] == view["hand_size"]
-        count = f"{view['registered'][p]}/{view['hand_size']}"
-        r = draw.text(surf, count, 40, GREEN if done else TEXT, "midleft", (box.x, box.centery))
-        if done:
-            draw.tick(surf, (r.right + 24, box.centery), 16)
-    elif phase in ("pass", "bid"):
-        committed = view["passed" if phase == "pass" else "bid"][p]
+def _status(c: Canvas, p: int, box: pygame.Rect) -> None:
+    """A seat's progress in this phase: registered/expected, or a face-down card; a tick once all in."""
+    shown = progress(c.view, p)
+    if shown is None:
+        return
+    count, done = shown
+    if count:
+        right = draw.text(c.surf, count, 40, GREEN if done else TEXT, "midleft", (box.x, box.centery)).right + 24
+    else:
         h = min(56, box.h)
         card = pygame.Rect(box.x + 14, box.centery - h // 2, h * 3 // 4, h)
-        draw.back(surf, card, committed)
-        if committed:
-            draw.tick(surf, (card.right + 32, box.centery), 16)
+        draw.back(c.surf, card, done)
+        right = card.right + 32
+    if done:
+        draw.tick(c.surf, (right, box.centery), 16)
 
 
 # ------------------------------------------------------------ reveal
@@ -210,19 +170,16 @@ def _reveal(c: Canvas, step: int) -> None:
     waiting = steps[-1]["step"] in ("choose", "give")
     bottom = BOTTOM if waiting else SIZE[1] - 10
     top = REVEAL_LINES
-    h = min(66, (bottom - top) // len(steps))
-    for k, s in enumerate(steps):
-        row = pygame.Rect(16, top + k * h, SIZE[0] - 32, h - 8)
+    for k, row in c.panels(len(steps), top, bottom, 66, lit=len(steps) - 1):
         current = k == len(steps) - 1
-        pygame.draw.rect(surf, PANEL_HI if current else PANEL, row, border_radius=12)
         if current:
             draw.frame(surf, row.inflate(6, 6))
         r = min(24, row.h // 2 - 2)
         draw.badge(surf, (row.x + 12 + r, row.centery), r, k + 1, GOLD)
-        draw.text(surf, _step_text(c, s), min(36, row.h - 6), TEXT if current else MUTED, "midleft",
+        draw.text(surf, step_text(t, c.table, steps[k], c.card_name, c.faces.ranks), min(36, row.h - 6), TEXT if current else MUTED, "midleft",
                   (row.x + 2 * r + 26, row.centery), width=row.right - row.x - 2 * r - 40)
     if waiting:
-        c.prompt_bar(t("prompt_discard_bids") if c.table.get("clearing") else _prompt(c))
+        c.prompt_bar(t("prompt_discard_bids") if c.table.get("clearing") else prompt(t, c.table))
 
 
 def _revealed_targets(c: Canvas, targets: list[str], steps: list[dict]) -> None:
@@ -257,8 +214,7 @@ def _bid_ladder(c: Canvas, bids: list[str], steps: list[dict]) -> None:
     card_w = min(130, w - 22)
     for i, p in enumerate(bid_order(bids, rank)):
         cx = x0 + i * w + w // 2
-        seat = c.seat(p)
-        draw.badge(surf, (cx, HEADER + 34), 26, seat, c.light(seat))
+        c.seat_badge((cx, HEADER + 34), 26, p)
         card = pygame.Rect(0, 0, card_w, card_w * 4 // 3)
         card.midtop = (cx, HEADER + 72)
         c.faces.draw(surf, card, bids[p])
@@ -270,37 +226,6 @@ def _bid_ladder(c: Canvas, bids: list[str], steps: list[dict]) -> None:
             draw.tag(surf, t(f"mark_{mark}"), 30, (cx, card.bottom + 8), fg, bg, "midtop", w - 6)
         if p in concerned and current["step"] != "give":
             draw.frame(surf, card.inflate(12, 12), RED if mark == "tie" else GOLD)
-
-
-def _step_text(c: Canvas, s: dict) -> str:
-    """One resolution step in words."""
-    t = c.t
-    name = c.card_name
-    kind = s["step"]
-    if kind == "tie":
-        return t("step_tie", rank=s["rank"], seats=t.seats([c.seat(p) for p in s["players"]]))
-    if kind == "discard":
-        return t(f"step_discard_{s['why']}", card=name(s["card"]))
-    if kind == "give":
-        seats = [c.seat(p) for p in s["players"]]
-        return t("step_give", seat=c.seat(s["player"]), card=name(s["card"]), receivers=_either(c, seats))
-    if kind == "choose":
-        return t("step_choose", seat=c.seat(s["player"]), cards=" / ".join(name(card) for card in s["cards"]))
-    if kind == "pick" and c.faces.ranks[s["bid"]] == ONE:
-        kind = "pick_one"
-    params = {"seat": c.seat(s["player"]), "card": name(s["card"])}
-    if "bid" in s:
-        params["bid"] = name(s["bid"])
-    if "to" in s:
-        params["to"] = c.seat(s["to"])
-    return t(f"step_{kind}", **params)
-
-
-def _either(c: Canvas, seats: list[int]) -> str:
-    """'Siège 2' or 'Siège 1, 2 ou 4'."""
-    if len(seats) == 1:
-        return c.t("seat", seat=seats[0])
-    return c.t("seats_or", seats=", ".join(str(s) for s in seats[:-1]), last=seats[-1])
 
 
 # ------------------------------------------------------------ take
@@ -315,13 +240,10 @@ def _take(c: Canvas) -> None:
     bids = resolution["bids"]
     take_x, discard_x = 310, 860
     top = HEADER + 12
-    draw.text(surf, t("col_take"), 32, GOLD, "topleft", (take_x, top))
-    draw.text(surf, t("col_discard"), 32, GOLD, "topleft", (discard_x, top))
+    c.titles([("col_take", "topleft", take_x), ("col_discard", "topleft", discard_x)], top, 32, GOLD)
     bottom = BOTTOM - (70 if discarded else 0)
     for p, row in c.seat_rows(list(range(view["players"])), top + 44, bottom):
-        c.team_band(row, p)
-        r = min(34, row.h // 2 - 4)
-        draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 24 + 2 * r, row.centery))
+        c.seat_name(row, p, 40)
         h = min(56, row.h - 16)
         c.chips(taken[p], take_x, row.centery, h)
         c.chips([bids[p]], discard_x, row.centery, h)
@@ -350,8 +272,7 @@ def _scores(c: Canvas) -> None:
     for i, rank in enumerate(ranks):
         card = next(card for card, r in c.faces.ranks.items() if r == rank)
         c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), card, "chip")
-    draw.text(surf, t("col_calc"), 30, GOLD, "midleft", (calc_x, top + 20))
-    draw.text(surf, t("col_total"), 30, GOLD, "midright", (right, top + 20))
+    c.titles([("col_calc", "midleft", calc_x), ("col_total", "midright", right)], top + 20, 30, GOLD)
     for u, row, _ in _unit_rows(c, top + 50, SIZE[1] - 10):
         counts = scores["counts"][u]
         for i, count in enumerate(counts):
@@ -360,17 +281,9 @@ def _scores(c: Canvas) -> None:
             if scored:
                 pygame.draw.rect(surf, GOLD, box, border_radius=8)
             draw.text(surf, str(count) if count else "·", 40, INK if scored else TEXT, "center", box.center)
-        won = [rank for i, rank in enumerate(ranks) if u in scores["scorers"][i]]
-        draw.text(surf, _formula(won, scores["unit_points"][u]), 34, TEXT, "midleft", (calc_x, row.centery),
+        draw.text(surf, formula(scores, u), 34, TEXT, "midleft", (calc_x, row.centery),
                   width=right - 110 - calc_x, lines=2)
         draw.text(surf, str(view["totals"][units(view)[u][0]]), 56, TEXT, "midright", (right, row.centery))
-
-
-def _formula(ranks: list[int], points: int) -> str:
-    """A deal's points spelled out from the ranks scored: '2 + 7 + 9 = 18' (just the points for one or none)."""
-    if len(ranks) < 2:
-        return str(points)
-    return f"{' + '.join(map(str, ranks))} = {points}"
 
 
 # ------------------------------------------------------------ stakes
@@ -386,20 +299,8 @@ def _stakes(c: Canvas) -> None:
     right = SIZE[0] - 30
     for u, row, x in _unit_rows(c, HEADER + 56, SIZE[1] - 10):
         unit = units(view)[u]
-        draw.text(surf, _settlement_text(c, unit), 34, TEXT, "midleft", (x, row.centery),
+        draw.text(surf, settlement_text(t, c.table, unit), 34, TEXT, "midleft", (x, row.centery),
                   width=right - 150 - x, lines=2)
         net = stakes["net"][unit[0]]
         draw.text(surf, f"{net:+d}" if net else "0", 56, GREEN if net > 0 else RED if net < 0 else TEXT,
                   "midright", (right, row.centery))
-
-
-def _settlement_text(c: Canvas, unit: list[int]) -> str:
-    """'reçoit 8 de Siège 2, 4 de Siège 1', 'paie 8 à Siège 3', or nothing to pay."""
-    t, payments = c.t, c.view["stakes"]["payments"]
-    gets = [t("from_unit", amount=p["amount"], unit=_unit_name(c, p["from"])) for p in payments if p["to"] == unit]
-    pays = [t("to_unit", amount=p["amount"], unit=_unit_name(c, p["to"])) for p in payments if p["from"] == unit]
-    if gets:
-        return t("stakes_gets", items=", ".join(gets))
-    if pays:
-        return t("stakes_pays", items=", ".join(pays))
-    return t("stakes_even")

@@ -1,10 +1,17 @@
 """What Kitty's pages show, decided from the public table view alone (no drawing, no pygame): the pages due, the
-reveal's steps from the lowest bid up, where each card goes, what each seat takes, the bid marks and order, the
-scoring units."""
+reveal's steps from the lowest bid up and in words, where each card goes, what each seat takes, the bid marks and
+order, the scoring units, what to do, each seat's cards held and progress, a deal's points and the stakes
+settled in words."""
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from table.games.kit.pages import resolution_pages
 from table.games.kitty.rules import ONE
+
+if TYPE_CHECKING:
+    from table.screen.i18n import Translator
 
 AFTER_THE_BIDS = {"discard": 1, "gift": 2, "choose": 3, "give": 3}  # reveal steps after the bids, in order
 
@@ -113,3 +120,101 @@ def bid_order(bids: list[str], rank: dict[str, int]) -> list[int]:
 def units(view: dict) -> list[list[int]]:
     """The scoring units: the teams with partners, else each player alone."""
     return view["teams"] or [[p] for p in range(view["players"])]
+
+
+def unit_name(t: Translator, table: dict, unit: list[int]) -> str:
+    """'Siège 3' or 'Sièges 1 et 3'."""
+    return t.seats([table["joined"][p] for p in unit])
+
+
+def per_round(view: dict) -> int:
+    """Targets shown this round."""
+    return view["targets_per_round"][view["round"] - 1]
+
+
+def prompt(t: Translator, table: dict) -> str:
+    """What to do now, and who does it."""
+    view, seats = table["view"], table["joined"]
+    phase = view["phase"]
+    if table.get("clearing"):
+        return t("prompt_clear")
+    if phase == "register":
+        return t("prompt_register", n=view["hand_size"])
+    if phase == "targets":
+        return t.count("prompt_show", per_round(view) - len(view["targets"]))
+    if phase in ("pass", "bid"):
+        return t(f"prompt_{phase}")
+    if phase == "pick":
+        return t("prompt_pick", seat=seats[view["picker"]])
+    if phase == "gift":
+        return t("prompt_gift", seat=seats[view["gift"]["giver"]])
+    return ""
+
+
+def held(view: dict, p: int) -> int:
+    """The cards a seat holds: while registering, the cards dealt (not yet all registered)."""
+    return view["hand_size"] if view["phase"] == "register" else view["counts"][p]
+
+
+def progress(view: dict, p: int) -> tuple[str, bool] | None:
+    """A seat's progress in this phase: (registered/expected, all in) while registering; ("", whether its card
+    is in) while passing or bidding; None otherwise."""
+    phase = view["phase"]
+    if phase == "register":
+        return f"{view['registered'][p]}/{view['hand_size']}", view["registered"][p] == view["hand_size"]
+    if phase in ("pass", "bid"):
+        return "", view["passed" if phase == "pass" else "bid"][p]
+    return None
+
+
+def step_text(t: Translator, table: dict, s: dict, name: Callable[[str], str], rank: Mapping[str, int]) -> str:
+    """One resolution step in words (`name`: a card's name)."""
+    seat = table["joined"].__getitem__
+    kind = s["step"]
+    if kind == "tie":
+        return t("step_tie", rank=s["rank"], seats=t.seats([seat(p) for p in s["players"]]))
+    if kind == "discard":
+        return t(f"step_discard_{s['why']}", card=name(s["card"]))
+    if kind == "give":
+        receivers = either(t, [seat(p) for p in s["players"]])
+        return t("step_give", seat=seat(s["player"]), card=name(s["card"]), receivers=receivers)
+    if kind == "choose":
+        return t("step_choose", seat=seat(s["player"]), cards=" / ".join(name(card) for card in s["cards"]))
+    if kind == "pick" and rank[s["bid"]] == ONE:
+        kind = "pick_one"
+    params = {"seat": seat(s["player"]), "card": name(s["card"])}
+    if "bid" in s:
+        params["bid"] = name(s["bid"])
+    if "to" in s:
+        params["to"] = seat(s["to"])
+    return t(f"step_{kind}", **params)
+
+
+def either(t: Translator, seats: list[int]) -> str:
+    """'Siège 2' or 'Siège 1, 2 ou 4'."""
+    if len(seats) == 1:
+        return t("seat", seat=seats[0])
+    return t("seats_or", seats=", ".join(str(s) for s in seats[:-1]), last=seats[-1])
+
+
+def formula(scores: dict, u: int) -> str:
+    """A unit's deal points spelled out from the ranks it scored: '2 + 7 + 9 = 18' (just the points for one or
+    none)."""
+    ranks = [rank for i, rank in enumerate(scores["ranks"]) if u in scores["scorers"][i]]
+    points = scores["unit_points"][u]
+    if len(ranks) < 2:
+        return str(points)
+    return f"{' + '.join(map(str, ranks))} = {points}"
+
+
+def settlement_text(t: Translator, table: dict, unit: list[int]) -> str:
+    """'reçoit 8 de Siège 2, 4 de Siège 1', 'paie 8 à Siège 3', or nothing to pay."""
+    payments = table["view"]["stakes"]["payments"]
+    gets = [t("from_unit", amount=p["amount"], unit=unit_name(t, table, p["from"])) for p in payments
+            if p["to"] == unit]
+    pays = [t("to_unit", amount=p["amount"], unit=unit_name(t, table, p["to"])) for p in payments if p["from"] == unit]
+    if gets:
+        return t("stakes_gets", items=", ".join(gets))
+    if pays:
+        return t("stakes_pays", items=", ".join(pays))
+    return t("stakes_even")

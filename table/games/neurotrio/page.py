@@ -15,8 +15,9 @@ from typing import NamedTuple
 
 import pygame
 
-from table.games.neurotrio.rules import ATTRIBUTES, NUMBERS
-from table.games.kit.pages import resolution_pages
+from table.games.kit.pages import signed
+from table.games.neurotrio.view import (COLUMNS, bid_text, bids_on, cursor_cell, finish_order, instruction,
+                                        neuro_note, notes, pages, place, ranking, seat_piece, to_act)
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEAMS, TEXT
@@ -32,20 +33,7 @@ RATIO = 0.75                                     # a cell's width to its height:
 GAP = 4                                          # between cells
 BIDDING = TEAMS[0]                               # the bid under way's colour
 
-
-# ------------------------------------------------------------ which pages
-
-
-def pages(table: dict) -> list[tuple[str, int | None]]:
-    """The pages to show for this table view, in order; the last one stays on screen.
-
-    Setup (start card, deal, registration): the setup page; then the domain page; at the end the finishing
-    bonuses and penalties, the treasure, every bid's score, the points by kind and the game-over page.
-    """
-    phase = table["view"]["phase"]
-    if phase == "over":
-        return resolution_pages(table, [("finish", None), ("treasure", None), ("bids", None)], True)
-    return [("setup" if phase in ("show", "register") else "domain", None)]
+__all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
@@ -57,63 +45,6 @@ def draw_page(c: Canvas, page: str, step: int | None) -> None:
 def subtitle(c: Canvas) -> str:
     """The end pages' header right text: why the building ended."""
     return c.t(f"ended_{c.view['end']['reason']}")
-
-
-# ------------------------------------------------------------ what to say (pure)
-
-
-def instruction(t: Translator, table: dict) -> str:
-    """The bottom bar: what to do now, and who does it."""
-    view, seats = table["view"], table["joined"]
-    phase = view["phase"]
-    if phase in ("show", "register"):
-        return t(f"bar_{phase}")
-    if phase == "bid":
-        key = "bar_bid_caller" if view["bidder"] == view["caller"] else "bar_bid"
-        return t(key, seat=seats[view["bidder"]])
-    if phase == "build":
-        return t("bar_place" if view["chosen"] else "bar_choose", seat=seats[view["active"]])
-    return ""
-
-
-def notes(t: Translator, table: dict) -> list[str]:
-    """The lines over the domain: the neuro round (who called, who bids, who next, who passed) or who may call
-    neuro now; the grown limits; "deux cartes"."""
-    view, seats = table["view"], table["joined"]
-    lines = []
-    if view["phase"] == "bid":
-        line = t("neuro_round", caller=seats[view["caller"]], seat=seats[view["bidder"]])
-        later = [seats[p] for p in view["to_bid"][1:]]
-        if later:
-            line += f" · {t('neuro_next', seats=t.seats(later))}"
-        if view["passed"]:
-            line += f" · {t('neuro_passed', seats=t.seats([seats[p] for p in view['passed']]))}"
-        lines.append(line)
-    elif view["callers"]:
-        lines.append(t("neuro_open", seats=t.seats([seats[p] for p in view["callers"]])))
-    if view["grown"]:
-        lines.append(t("grown", rows=view["limits"][0], cols=view["limits"][1]))
-    if view["two_cards"] is not None:
-        lines.append(t("two_cards", seat=seats[view["two_cards"]]))
-    return lines
-
-
-def signed(n: int) -> str:
-    """A score with its sign: +14, −14, 0."""
-    return f"+{n}" if n > 0 else draw.number(n)
-
-
-def bid_text(t: Translator, faces, bid: dict, treasure: str) -> str:
-    """A bid's score spelled out (N7): 'base 7 × jeton 2 sur une carte à 2 attributs communs : +14'."""
-    token, base, score = bid["token"], bid["base"], signed(bid["score"])
-    mine, hidden = faces.attributes(bid["card"]), faces.attributes(treasure)
-    if token == "0":
-        return t("score_bluff", base=base, score=score)
-    if token in NUMBERS:
-        shared = sum(a == b for a, b in zip(mine, hidden))
-        return t(f"score_number_{shared}", base=base, token=token, score=score)
-    i = ATTRIBUTES.index(token)
-    return t(f"score_{token}_{'same' if mine[i] == hidden[i] else 'other'}", base=base, score=score)
 
 
 # ------------------------------------------------------------ the grid (pure geometry)
@@ -150,15 +81,6 @@ class Grid(NamedTuple):
     def cells(self):
         """Every (row, col) drawn, in reading order."""
         return ((r, c) for r in range(self.top, self.top + self.rows) for c in range(self.left, self.left + self.cols))
-
-
-def cursor_cell(table: dict) -> tuple[int, int] | None:
-    """The cell the seat prompt's cursor is on (row, col), or None without a cell prompt."""
-    prompt = table.get("prompt")
-    if not prompt or prompt["cursor"] is None:
-        return None
-    key, params = prompt["labels"][prompt["cursor"]]
-    return (params["row"], params["col"]) if key == "cell" else None
 
 
 # ------------------------------------------------------------ setup
@@ -225,8 +147,7 @@ def _domain(c: Canvas) -> None:
     _bases(c)
     lines, grid = layout(t, c.table)
     for i, line in enumerate(lines):
-        neuro = i == 0 and (view["phase"] == "bid" or bool(view["callers"]))   # a round under way, or a call open
-        draw.text(c.surf, line, 28, GOLD if neuro else TEXT, "midleft",
+        draw.text(c.surf, line, 28, GOLD if i == 0 and neuro_note(view) else TEXT, "midleft",
                   (BOARD.x + 4, BOARD.y + NOTE_H * i + NOTE_H // 2), width=BOARD.w - 8)
     _board(c, grid)
     _seats(c)
@@ -278,22 +199,16 @@ def _board(c: Canvas, grid: Grid) -> None:
 def _bid_marks(c: Canvas, grid: Grid, where: dict[str, tuple[int, int]]) -> None:
     """Each bid on its domain card, as it lies there (`_bid_mark`); the bid under way in its own colour, its card
     framed. Several bids on one card share its lower half."""
-    view = c.view
-    bids = [(bid, GOLD) for bid in view["bids"]]
-    if view["bid"] and view["bid"]["card"]:
-        bids.append((view["bid"], BIDDING))
-        draw.frame(c.surf, grid.rect(*where[view["bid"]["card"]]).inflate(10, 10), BIDDING, 5)
-    on: dict[str, list] = {}
-    for bid, colour in bids:
-        if bid["card"] and bid["base"]:
-            on.setdefault(bid["card"], []).append((bid, colour))
-    for card, marks in on.items():
+    bid = c.view["bid"]
+    if bid and bid["card"]:
+        draw.frame(c.surf, grid.rect(*where[bid["card"]]).inflate(10, 10), BIDDING, 5)
+    for card, marks in bids_on(c.view).items():
         rect = grid.rect(*where[card])
         r, per_row = max((_mark_radius(rect, len(marks), k), k) for k in range(1, len(marks) + 1))
-        for i, (bid, colour) in enumerate(marks):
+        for i, (bid, current) in enumerate(marks):
             line, k = divmod(i, per_row)
             _bid_mark(c, (rect.right - r - 1 - k * 2 * r, rect.bottom - r - 1 - line * 2 * r), r, bid["base"],
-                      bid["token"] is not None, colour)
+                      bid["token"] is not None, BIDDING if current else GOLD)
 
 
 def _mark_radius(card: pygame.Rect, marks: int, per_row: int) -> float:
@@ -320,40 +235,34 @@ def _bid_mark(c: Canvas, centre, r: float, base: int, token: bool, colour=GOLD) 
 
 def _seats(c: Canvas) -> None:
     """One box per seat, in playing order, the one to act framed."""
-    view = c.view
-    n = view["players"]
-    h = min(120, (BOTTOM - TOP + 8) // n)
-    turn = view["bidder"] if view["phase"] == "bid" else view["active"]
-    for p in range(n):
-        _seat(c, p, pygame.Rect(SEATS_X, TOP + p * h, SEATS_W, h - 8), p == turn)
+    turn = to_act(c.view)
+    for p, box in c.panels(c.view["players"], TOP, BOTTOM + 8, 120, SEATS_X, SEATS_X + SEATS_W, lit=turn):
+        _seat(c, p, box, p == turn)
 
 
 def _seat(c: Canvas, p: int, box: pygame.Rect, turn: bool) -> None:
     """A seat's badge; its hand count (or, once empty, its finishing place); its points; then its bids and
     tokens left, or the card it chose, or its bid under way."""
     t, view, surf = c.t, c.view, c.surf
-    pygame.draw.rect(surf, PANEL_HI if turn else PANEL, box, border_radius=12)
-    seat = c.seat(p)
     r = min(28, box.h // 2 - 6)
-    draw.badge(surf, (box.x + 10 + r, box.centery), r, seat, c.light(seat))
+    c.seat_badge((box.x + 10 + r, box.centery), r, p)
     size = min(52, box.h - 14)
     x = box.x + 22 + 2 * r
-    if view["counts"][p] or p not in view["finished"]:
+    if place(view, p) is None:
         draw.back(surf, pygame.Rect(x, box.centery - size * 0.32, size * 0.46, size * 0.64), True)
         draw.text(surf, str(view["counts"][p]), size, TEXT, "midleft", (x + size * 0.56, box.centery))
     else:
-        draw.tag(surf, t(f"place_{view['finished'].index(p) + 1}"), round(size * 0.7), (x, box.centery), INK, GOLD,
-                 "midleft")
+        draw.tag(surf, t(f"place_{place(view, p)}"), round(size * 0.7), (x, box.centery), INK, GOLD, "midleft")
     x += round(size * 1.75)
     draw.star(surf, (x + size * 0.25, box.centery), size * 0.25)
     draw.text(surf, draw.number(view["totals"][p]), size, GOLD, "midleft", (x + size * 0.56, box.centery))
     x += round(size * 2)
     right = pygame.Rect(x, box.y + 4, box.right - 10 - x, box.h - 8)
-    bid = view["bid"]
-    if turn and view["chosen"]:
+    piece = seat_piece(view, p)
+    if piece == "chosen":
         c.chips([view["chosen"]], right.x, right.centery, c.chip_height(1, right.w, min(48, right.h)))
-    elif bid and bid["bidder"] == p:
-        _bid_pieces(c, bid, right)
+    elif piece == "bid":
+        _bid_pieces(c, view["bid"], right)
     else:
         _tokens(c, p, right, size)
     if turn:
@@ -403,8 +312,7 @@ def _finish(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     c.header(t("finish_title"), "", subtitle(c))
     draw.text(surf, t("finish_rule"), 28, TEXT, "midtop", (SIZE[0] // 2, TOP), width=SIZE[0] - 40, lines=2)
-    holders = [p for p in range(view["players"]) if p not in view["finished"]]
-    for p, row in c.seat_rows(view["finished"] + holders, TOP + 72, BOTTOM + 8, 90):
+    for p, row in c.seat_rows(finish_order(view), TOP + 72, BOTTOM + 8, 90):
         draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
         points = view["points"][p]
         x = row.x + 320
@@ -446,14 +354,11 @@ def _bids(c: Canvas) -> None:
     bids = view["bids"]
     if not bids:
         draw.text(surf, t("no_bids"), 48, MUTED, "center", (SIZE[0] // 2, SIZE[1] // 2))
-    treasure = view["end"]["treasure"]
-    h = min(84, (BOTTOM - TOP + 8) // max(len(bids), 1))
-    for i, bid in enumerate(bids):
-        row = pygame.Rect(16, TOP + i * h, SIZE[0] - 32, h - 6)
-        pygame.draw.rect(surf, PANEL, row, border_radius=12)
-        seat = c.seat(bid["bidder"])
+    treasure = c.faces.attributes(view["end"]["treasure"])
+    for i, row in c.panels(len(bids), TOP, BOTTOM + 8, 84, gap=6):
+        bid = bids[i]
         r = min(28, row.h // 2 - 4)
-        draw.badge(surf, (row.x + 10 + r, row.centery), r, seat, c.light(seat))
+        c.seat_badge((row.x + 10 + r, row.centery), r, bid["bidder"])
         x = row.x + 24 + 2 * r
         size = row.h - 10
         c.faces.base(surf, pygame.Rect(x, row.y + 5, size * 3 // 4, size), bid["base"])
@@ -463,15 +368,12 @@ def _bids(c: Canvas) -> None:
         token = pygame.Rect(x, row.centery - chip // 2, round(chip * 2.6), chip)
         c.faces.kind_tag(surf, token, bid["token"])
         x = token.right + 16
-        draw.text(surf, bid_text(t, c.faces, bid, treasure), min(30, row.h - 20), TEXT, "midleft", (x, row.centery),
+        draw.text(surf, bid_text(t, bid, c.faces.attributes(bid["card"]), treasure), min(30, row.h - 20), TEXT, "midleft", (x, row.centery),
                   width=row.right - 140 - x)
         score = bid["score"]
         draw.text(surf, signed(score), min(52, row.h), RED if score < 0 else GOLD if score else MUTED, "midright",
                   (row.right - 20, row.centery))
     c.prompt_bar("")
-
-
-COLUMNS = ("start", "rewards", "passes", "finishing", "penalty", "bids")
 
 
 def _scores(c: Canvas) -> None:
@@ -485,8 +387,7 @@ def _scores(c: Canvas) -> None:
                   width=step - 8)
     total_x = first + len(COLUMNS) * step + 90
     draw.text(surf, t("col_total"), 28, GOLD, "midbottom", (total_x, TOP + 36))
-    ranking = sorted(range(view["players"]), key=lambda p: (-view["totals"][p], p))
-    for p, row in c.seat_rows(ranking, TOP + 44, BOTTOM + 8, 84):
+    for p, row in c.seat_rows(ranking(view), TOP + 44, BOTTOM + 8, 84):
         draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
         for k, key in enumerate(COLUMNS):
             value = view["points"][p][key]

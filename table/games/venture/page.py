@@ -6,14 +6,13 @@ Cards are shown grouped by rank: a chip of the rank, then "×n" when there are s
 """
 from __future__ import annotations
 
-from typing import Mapping
-
 import pygame
 
+from table.games.kit.pages import signed
 from table.games.venture.view import pages, prompt, rank_groups, score_parts, take_moves
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
-from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, PANEL_HI, RED, SIZE, TEXT
+from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, RED, SIZE, TEXT
 
 __all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
 
@@ -35,25 +34,12 @@ def subtitle(c: Canvas) -> str:
     return c.t.count("deals_count", c.view["deals"])
 
 
-# ------------------------------------------------------------ pure helpers
-
-
 # ------------------------------------------------------------ drawing helpers
-
-
-def signed(n: int) -> str:
-    """Points with their sign: '+5', '−6', '0'."""
-    return f"+{n}" if n > 0 else draw.number(n)
-
-
-def _ranks(c: Canvas) -> Mapping[str, int]:
-    """Each card's rank (Venture's faces are the Pairs deck's `RankFaces`)."""
-    return c.faces.ranks
 
 
 def _counted(c: Canvas, cards: list[str]) -> list[tuple[str, str]]:
     """Cards as chips by rank, labelled "×n" when several."""
-    return [(card, c.t("times", n=n) if n > 1 else "") for card, n in rank_groups(cards, _ranks(c))]
+    return [(card, c.t("times", n=n) if n > 1 else "") for card, n in rank_groups(cards, c.faces.ranks)]
 
 
 def _groups(c: Canvas, groups: list[tuple[str, str]], box: pygame.Rect, most: int = 52) -> int:
@@ -178,14 +164,13 @@ def _fire(c: Canvas, current: int) -> None:
     _groups(c, _counted(c, last["centre_before"]), _band(c, t("centre_before")))
     steps = last["steps"]
     top, bottom = BAND.bottom + 10, SIZE[1] - 8
-    h = min(110, (bottom - top) // len(steps))
+    h = min(110, (bottom - top) // len(steps))   # a step's height, as c.panels lays them out
     most_bids = max(len(s["bids"]) for s in steps)
     chip_h = min(50, h - 18)
     r = min(24, (h - 18) // 2)
     text_x = LEFT + 16 + c.faces.chip_width(chip_h) + 12 + most_bids * (2 * r + 8) + 8
-    for k, step in enumerate(steps):
-        row = pygame.Rect(LEFT, top + k * h, RIGHT - LEFT, h - 8)
-        pygame.draw.rect(surf, PANEL_HI if k == current else PANEL, row, border_radius=12)
+    for k, row in c.panels(len(steps), top, bottom, 110, LEFT, RIGHT, lit=current):
+        step = steps[k]
         chip = pygame.Rect(row.x + 16, row.centery - chip_h // 2, c.faces.chip_width(chip_h), chip_h)
         c.faces.draw(surf, chip, step["bids"][0]["card"], "chip")
         for i, bid in enumerate(step["bids"]):
@@ -210,7 +195,7 @@ def _step_text(c: Canvas, step: dict) -> str:
     t = c.t
     result = step["result"]
     if result == "highest":
-        return t("step_highest", top=_ranks(c)[step["taken"][0]])
+        return t("step_highest", top=c.faces.ranks[step["taken"][0]])
     if result == "lower":
         return t("step_lower", rank=step["rank"]) if step["taken"] else t("step_lower_none")
     if result == "missed":

@@ -17,7 +17,9 @@ from table.enrol import Enrolment
 from table.enrol.screen import EnrolScreen
 from table.registry import GAMES
 from table.games.kit.replay import replay
+from table.games.kit.pages import signed
 from table.games.neurotrio import page, rules
+from table.games.neurotrio import view as said
 from table.games.neurotrio.faces import Faces
 from table.screen import Screen, Translator, draw
 from table.screen.draw import GOLD
@@ -91,7 +93,7 @@ def test_every_page_renders_in_both_languages(screens, out, drawing, players):
 
 def test_pages_follow_the_game():
     def pages(name: str) -> list:
-        return page.pages(table_view(GAME, moment(4, name)[0].states[moment(4, name)[1]]))
+        return said.pages(table_view(GAME, moment(4, name)[0].states[moment(4, name)[1]]))
 
     assert pages("show") == pages("register") == [("setup", None)]
     assert pages("choose") == pages("place") == pages("bid") == [("domain", None)]
@@ -138,30 +140,30 @@ def test_the_bottom_bar_and_the_notes_say_who_does_what():
     seats = [2, 3, 5, 6, 8]
     view = table_view(GAME, game.states[i], seats)
     active = seats[view["view"]["active"]]
-    assert page.instruction(FR, view) == f"Siège {active} : Suivant change de case, OK pose la carte"
+    assert said.instruction(FR, view) == f"Siège {active} : Suivant change de case, OK pose la carte"
     game, i = moment(5, "bid")
     view = table_view(GAME, game.states[i], seats)
     public = view["view"]
     bidder, caller = seats[public["bidder"]], seats[public["caller"]]
-    bar = page.instruction(EN, view)
+    bar = said.instruction(EN, view)
     assert bar.startswith(f"Seat {bidder}: tap a base, the card you bet on, then one of your tokens face down")
     assert bar.endswith("(OK: pass)") == (bidder != caller)
-    assert page.notes(FR, view)[0].startswith(f"Neuro ! lancé par le siège {caller} · au siège {bidder} d'enchérir")
+    assert said.notes(FR, view)[0].startswith(f"Neuro ! lancé par le siège {caller} · au siège {bidder} d'enchérir")
     grown = dict(view, view=dict(public, grown=1, limits=[7, 12], two_cards=1))
-    assert page.notes(FR, grown)[1:] == ["Tous bloqués : le domaine peut grandir (7 lignes × 12 colonnes)",
+    assert said.notes(FR, grown)[1:] == ["Tous bloqués : le domaine peut grandir (7 lignes × 12 colonnes)",
                                          "Siège 3 : deux cartes ! On ne passe plus que si on est bloqué."]
     passed = dict(view, view=dict(public, to_bid=public["to_bid"][:1], passed=[3]))
-    assert page.notes(FR, passed)[0].endswith(" · a passé : Siège 6")
+    assert said.notes(FR, passed)[0].endswith(" · a passé : Siège 6")
     window = dict(view, view=dict(public, phase="build", callers=[0, 2, 3]))
-    assert page.notes(FR, window)[0] == "Neuro ! possible maintenant (Sièges 2, 5 et 6) : OK sur votre siège"
+    assert said.notes(FR, window)[0] == "Neuro ! possible maintenant (Sièges 2, 5 et 6) : OK sur votre siège"
 
 
 def test_a_bids_score_is_spelled_out():
     faces = Faces(deck_data("neurotrio"), "fr")
 
     def say(t, card, token, score, treasure="2SBa", base=7):
-        return page.bid_text(t, faces, {"bidder": 0, "base": base, "card": card, "token": token, "score": score},
-                             treasure)
+        bid = {"bidder": 0, "base": base, "card": card, "token": token, "score": score}
+        return said.bid_text(t, bid, faces.attributes(card), faces.attributes(treasure))
 
     assert say(FR, "2SGa", "2", 14) == "base 7 × jeton 2 sur une carte à 2 attributs communs : +14"
     assert say(EN, "2SBb", "1", 21) == "base 7 × token 1 × 3 on the treasure: +21"
@@ -179,8 +181,8 @@ def test_every_bid_of_a_game_is_spelled_with_its_score(players):
     faces = Faces(deck_data("neurotrio"), "en")
     assert view["bids"]
     for bid in view["bids"]:
-        text = page.bid_text(EN, faces, bid, view["end"]["treasure"])
-        assert text.startswith(f"base {bid['base']}") and text.endswith(f": {page.signed(bid['score'])}")
+        text = said.bid_text(EN, bid, faces.attributes(bid["card"]), faces.attributes(view["end"]["treasure"]))
+        assert text.startswith(f"base {bid['base']}") and text.endswith(f": {signed(bid['score'])}")
         lost = "lost" in text or "not the treasure" in text
         assert (bid["score"] < 0) == lost and (bid["score"] == 0) == (bid["token"] == "0")
 
