@@ -20,6 +20,8 @@ SETTINGS = "/etc/default/cardtable"
 NO_SCREEN = "[Service]\nEnvironment=SDL_VIDEODRIVER=dummy\n"
 THREADS = ("MainThread", "dispatcher", "poller", "reader nurse", "stack dump")
 
+pytestmark = pytest.mark.booted
+
 
 @pytest.fixture(scope="module")
 def machine(tmp_path_factory):

@@ -334,7 +334,8 @@ def test_every_view_has_the_keys_shared_layers_read(name, players):
     """Every public view of a random game has the four keys always there, and the shared keys it has are of
     their declared shape."""
     game = CONTRACT_GAMES[name]
-    for state in random_states(game, players, players):
+    states = list(random_states(game, players, players))
+    for state in states[::max(1, len(states) // 150)] + states[-1:]:   # a view may hold the whole past: sampled
         view = game.rules.observe(state, None)
         assert set(ALWAYS_IN_VIEW) <= set(view)
         assert isinstance(view["phase"], str) and view["players"] == players

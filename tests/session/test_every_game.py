@@ -94,7 +94,7 @@ def test_a_session_restored_at_any_journal_position_equals_the_live_one(name, la
     desk.play_until(rng, lambda session: session.over, keep=layout == SLOTS, limit=20_000)
     desk.press(desk.session.players[0], "ok")   # back to the lobby: the game is archived in the journal's history
     entries = list(desk.journal.entries())
-    positions = sorted({*range(min(12, len(entries))), *rng.sample(range(len(entries)), min(30, len(entries))),
+    positions = sorted({*range(min(12, len(entries))), *rng.sample(range(len(entries)), min(20, len(entries))),
                         len(entries)})
     for k in positions:
         session = restored(entries[:k], layout)
