@@ -1,0 +1,93 @@
+"""What the table hands the café link: the outbox, live.json, and how far the hall holds the games (link.sqlite).
+
+The table writes the outbox (in history.sqlite, in the transaction that
+records a finished game) and live.json (its public state now). The link
+reads both and never writes them; it records the hall's acknowledgement in
+its own file, link.sqlite, in the folder cardtable-link beside the table's
+state directory. The table deletes the outbox rows up to that
+acknowledgement when it next writes its history. One writer per file.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+from pathlib import Path
+
+from table.storage import StorageRefused, connect, open_store
+
+LINK_FOLDER = "cardtable-link"
+LIVE = "live.json"
+KIND = "link"
+FORMAT = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS acked (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+"""
+
+log = logging.getLogger(__name__)
+
+
+def link_file(state: Path) -> Path:
+    """The link's file for the table whose state directory is `state`."""
+    return state.parent / LINK_FOLDER / "link.sqlite"
+
+
+class Acks:
+    """link.sqlite, written by the link only: the highest seq the hall holds with every lower one."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = open_store(path, KIND, SCHEMA, FORMAT)
+
+    @property
+    def seq(self) -> int:
+        row = self._db.execute("SELECT seq FROM acked").fetchone()
+        return 0 if row is None else row[0]
+
+    def record(self, seq: int) -> None:
+        """Record the hall's acknowledgement `seq` (never moves back)."""
+        self._db.execute("INSERT INTO acked VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET seq = max(seq, ?)",
+                         (seq, seq))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def acked(path: Path) -> int:
+    """The acknowledgement recorded in the link's file at `path`, read-only (0: none, or unreadable)."""
+    if not path.exists():
+        return 0
+    try:
+        db = open_store(path, KIND, SCHEMA, FORMAT, read_only=True)
+        try:
+            row = db.execute("SELECT seq FROM acked").fetchone()
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error, StorageRefused) as error:
+        log.warning("%s: the hall's acknowledgement cannot be read (%s): the outbox keeps every game", path, error)
+        return 0
+    return 0 if row is None else int(row[0])
+
+
+def pending(history: Path, above: int, limit: int) -> list[tuple[int, str, str, str]]:
+    """Up to `limit` outbox rows of the history at `history` after seq `above`, in order: (seq, kind, body, at);
+    read-only (none while there is no history yet)."""
+    if not history.exists():
+        return []
+    db = connect(history, read_only=True)
+    try:
+        return db.execute("SELECT seq, kind, body, at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+                          (above, limit)).fetchall()
+    except sqlite3.OperationalError:   # a history from before the outbox, not written since
+        return []
+    finally:
+        db.close()
+
+
+def write_live(path: Path, state: dict) -> None:
+    """Replace the file at `path` by `state` as JSON, atomically (a reader sees the old file or the new one)."""
+    draft = path.with_name(path.name + ".new")
+    draft.write_text(json.dumps(state, sort_keys=True, ensure_ascii=False))
+    os.replace(draft, path)
