@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from table.storage import StorageRefused, open_store
+from table.storage import StorageRefused, open_store, transaction
 from table.storage.outbox import acked, link_file
 
 FORMAT = 1
@@ -111,15 +111,9 @@ class History:
 
     def _write(self, change) -> None:
         """`change()`, then the acknowledged outbox rows deleted, in one transaction: all of it or nothing."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self._db):
             change()
             self._db.execute("DELETE FROM outbox WHERE seq <= ?", (acked(link_file(self.folder.parent)),))
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
 
     def outbox(self) -> list[tuple[int, str, dict]]:
         """The outbox, oldest first: (seq, kind, body)."""

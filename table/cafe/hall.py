@@ -1,0 +1,148 @@
+"""`cardtable hall`: the hall's service, storing every table's games and acknowledging them (docs/cafe.md).
+
+Each game is stored once, keyed by (table, seq), after its digest is
+checked; the acknowledgement of a table is the highest seq below which the
+hall holds every game, published retained on cafe/<table>/ack: duplicates
+are harmless and a gap is never acknowledged.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+
+from table.cafe.broker import set_up
+from table.cafe.mqtt import HALL_USER, NAME, Broker, client, digest, read_password, start, stopped_by_signal, topic
+from table.storage import open_store, transaction
+
+KIND = "hall"
+FORMAT = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    tbl      TEXT NOT NULL,      -- the table's name
+    seq      INTEGER NOT NULL,   -- the table's outbox seq
+    kind     TEXT NOT NULL,
+    body     TEXT NOT NULL,      -- JSON object, as the table's outbox holds it
+    at       TEXT NOT NULL,      -- UTC, ISO 8601: when the table recorded it
+    received TEXT NOT NULL,      -- UTC, ISO 8601: when the hall stored it
+    PRIMARY KEY (tbl, seq)
+);
+CREATE TABLE IF NOT EXISTS tables (
+    tbl    TEXT PRIMARY KEY,
+    acked  INTEGER NOT NULL DEFAULT 0,   -- every game up to it is stored
+    status TEXT,                         -- online, offline
+    live   TEXT                          -- its public state now (JSON), as it published it
+);
+"""
+SUBSCRIPTIONS = [(topic("+", "game/+"), 1), (topic("+", "live"), 1), (topic("+", "status"), 1)]
+
+log = logging.getLogger(__name__)
+
+
+class Hall:
+    """The hall's store at `path` (hall.sqlite), fed from the broker `broker`."""
+
+    def __init__(self, path: Path, broker: Broker) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = open_store(path, KIND, SCHEMA, FORMAT)
+        self._lock = threading.Lock()
+        self.broker = broker
+        self.client = client(HALL_USER, broker)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+
+    def run(self, stop: threading.Event) -> None:
+        """Store and acknowledge until `stop` is set."""
+        start(self.client, self.broker)
+        try:
+            stop.wait()
+            self.client.disconnect()
+        finally:
+            self.client.loop_stop()
+            self._db.close()
+
+    def store(self, table: str, seq: int, message: dict) -> int | None:
+        """Store one game's message (once) and return the table's acknowledgement; None when it is refused (not
+        a game of that seq, or its digest differs)."""
+        body = json.dumps(message.get("body"), sort_keys=True, ensure_ascii=False)
+        if message.get("seq") != seq or message.get("digest") != digest(body) or not isinstance(message.get("at"), str):
+            log.error("table %s: game %s refused: its seq, time or digest does not match", table, seq)
+            return None
+        with self._lock, transaction(self._db):
+            self._db.execute("INSERT OR IGNORE INTO tables (tbl) VALUES (?)", (table,))
+            self._db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?)",
+                             (table, seq, str(message.get("kind")), body, message["at"], _now()))
+            acked = self._db.execute("SELECT acked FROM tables WHERE tbl = ?", (table,)).fetchone()[0]
+            for (held,) in self._db.execute("SELECT seq FROM games WHERE tbl = ? AND seq > ? ORDER BY seq",
+                                            (table, acked)).fetchall():
+                if held != acked + 1:
+                    break
+                acked = held
+            self._db.execute("UPDATE tables SET acked = ? WHERE tbl = ?", (acked, table))
+        return acked
+
+    def _on_connect(self, client: mqtt.Client, _userdata, _flags, reason, _properties) -> None:
+        if reason.is_failure:
+            log.error("the broker refused the hall: %s", reason)
+            return
+        client.subscribe(SUBSCRIPTIONS)
+        with self._lock:
+            acks = self._db.execute("SELECT tbl, acked FROM tables").fetchall()
+        for table, acked in acks:   # again, in case the broker lost its retained messages
+            client.publish(topic(table, "ack"), str(acked), qos=1, retain=True)
+        log.info("connected to the broker")
+
+    def _on_message(self, client: mqtt.Client, _userdata, message: mqtt.MQTTMessage) -> None:
+        """A table's message: read as data only; anything malformed is logged and dropped."""
+        parts = message.topic.split("/")
+        if len(parts) < 3 or not NAME.fullmatch(parts[1]):
+            log.warning("a message on %r was ignored", message.topic[:80])
+            return
+        table, what = parts[1], "/".join(parts[2:])
+        if what in ("live", "status"):
+            text = message.payload.decode("utf-8", "replace")[:65536]
+            with self._lock:
+                self._db.execute("INSERT OR IGNORE INTO tables (tbl) VALUES (?)", (table,))
+                self._db.execute(f"UPDATE tables SET {what} = ? WHERE tbl = ?", (text, table))
+            return
+        seq = parts[3] if len(parts) == 4 and parts[2] == "game" else ""
+        try:
+            game = json.loads(message.payload)
+        except ValueError:
+            game = None
+        if not seq.isdigit() or not isinstance(game, dict):
+            log.warning("table %s: a message on %r that is no game was ignored", table, message.topic[:80])
+            return
+        acked = self.store(table, int(seq), game)
+        if acked is not None:
+            client.publish(topic(table, "ack"), str(acked), qos=1, retain=True)
+
+    def games(self) -> list[tuple[str, int, dict]]:
+        """Every game stored: (table, seq, body), by table and seq."""
+        with self._lock:
+            rows = self._db.execute("SELECT tbl, seq, body FROM games ORDER BY tbl, seq").fetchall()
+        return [(table, seq, json.loads(body)) for table, seq, body in rows]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def hall_command(host: str, port: int, password_file: Path, ca: Path | None, state: Path) -> int:
+    """`cardtable hall`: store and acknowledge the tables' games in STATE/hall.sqlite until stopped."""
+    Hall(state / "hall.sqlite", Broker(host, port, HALL_USER, read_password(password_file), ca)).run(
+        stopped_by_signal())
+    return 0
+
+
+def setup_command(folder: Path, tables: list[str], port: int) -> int:
+    """`cardtable hall --setup FOLDER --table T...`: write the broker's files and say how to start it."""
+    set_up(folder, tables, port)
+    print(f"broker files in {folder}: start it with mosquitto -c {folder / 'mosquitto.conf'}; "
+          f"each table's password is in {folder / 'credentials'}/NAME")
+    return 0

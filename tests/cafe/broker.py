@@ -1,0 +1,113 @@
+"""Debian's real Mosquitto for the café tests, set up by the project's own files (table/cafe/broker.py) on a free
+loopback port; and the link and the hall as processes of their own (`cardtable link`, `cardtable hall`)."""
+from __future__ import annotations
+
+import getpass
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from table.cafe.broker import credential, set_up
+from table.cafe.mqtt import HALL_USER, Broker
+
+HOST = "127.0.0.1"
+
+
+def needs() -> list[str]:
+    """What this machine lacks to run the broker (empty: nothing), once Debian's mosquitto was installed (as
+    root) where it is missing."""
+    if shutil.which("mosquitto") is None and os.geteuid() == 0:
+        subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "mosquitto"],
+                       capture_output=True, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
+    return [] if shutil.which("mosquitto") and shutil.which("mosquitto_passwd") else [
+        "Debian's mosquitto (apt-get install mosquitto, or run the tests as root)"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def until(done, seconds: float, what: str):
+    """Wait until `done()` is true (returns it); AssertionError naming `what` after `seconds`."""
+    end = time.monotonic() + seconds
+    while not (result := done()):
+        assert time.monotonic() < end, f"{what}: not after {seconds} s"
+        time.sleep(0.05)
+    return result
+
+
+class RunningBroker:
+    """Mosquitto with its files in `folder`, for `tables` and the hall; started, killed, started again."""
+
+    def __init__(self, folder: Path, tables: list[str]) -> None:
+        self.folder = folder
+        self.port = free_port()
+        set_up(folder, tables, self.port, HOST, getpass.getuser())
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        log = open(self.folder / "mosquitto.log", "a")
+        self.process = subprocess.Popen(["mosquitto", "-c", str(self.folder / "mosquitto.conf")], stderr=log,
+                                        stdout=log)
+        log.close()
+        until(self._listening, 10, "mosquitto listening")
+
+    def _listening(self) -> bool:
+        assert self.process.poll() is None, (self.folder / "mosquitto.log").read_text()
+        try:
+            socket.create_connection((HOST, self.port), timeout=0.2).close()
+        except OSError:
+            return False
+        return True
+
+    def kill(self) -> None:
+        """SIGKILL: nothing saved since the last autosave."""
+        self.process.kill()
+        self.process.wait()
+
+    def stop(self) -> None:
+        """SIGTERM: Mosquitto saves its queues and retained messages first."""
+        self.process.terminate()
+        self.process.wait()
+
+    def broker(self, user: str) -> Broker:
+        return Broker(HOST, self.port, user, credential(self.folder, user))
+
+    def password_file(self, user: str) -> Path:
+        return self.folder / "credentials" / user
+
+
+class Service:
+    """`cardtable link` or `cardtable hall` run as a process of its own, its log in `log`."""
+
+    def __init__(self, args: list[str], log: Path) -> None:
+        self.args, self.log = args, log
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> Service:
+        with open(self.log, "a") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "table", "--verbose", *self.args], stderr=log,
+                                            stdout=log)
+        return self
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        self.process.send_signal(sig)
+        self.process.wait(10)
+
+
+def link(broker: RunningBroker, table: str, state: Path) -> Service:
+    return Service(["link", "--table", table, "--broker", HOST, "--port", str(broker.port), "--password-file",
+                    str(broker.password_file(table)), "--state", str(state)], state.parent / f"link-{table}.log")
+
+
+def hall(broker: RunningBroker, state: Path) -> Service:
+    return Service(["hall", "--broker", HOST, "--port", str(broker.port), "--password-file",
+                    str(broker.password_file(HALL_USER)), "--state", str(state)], state.parent / "hall.log")

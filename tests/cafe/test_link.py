@@ -1,0 +1,219 @@
+"""The café link on Debian's real Mosquitto: finished games reach the hall once each and leave the outbox, through
+a link down, a broker killed, a link killed; the ACL keeps each table to its own topics."""
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from table.cafe.hall import Hall
+from table.cafe.mqtt import HALL_USER, Broker, client, digest, start, topic
+from table.layout import load_layout
+from table.registry import GAMES
+from table.sim.simulated_table import SimulatedTable
+from table.storage import connect
+from table.storage.files import TableFiles
+from table.storage.history import History
+from table.storage.outbox import LIVE, acked, link_file
+from tests.cafe.broker import RunningBroker, hall, link, needs, until
+from tests.storage.test_outbox import played
+
+TABLES = ["t1", "t2"]
+
+
+@pytest.fixture
+def broker(tmp_path):
+    lacks = needs()
+    if lacks:
+        pytest.fail("the café tests need " + ", ".join(lacks))
+    running = RunningBroker(tmp_path / "broker", TABLES)
+    running.start()
+    yield running
+    running.kill()
+
+
+@pytest.fixture
+def the_hall(broker, tmp_path):
+    service = hall(broker, tmp_path / "hall").start()
+    yield tmp_path / "hall" / "hall.sqlite"
+    service.kill()
+
+
+def at_hall(path) -> list[tuple[str, int, dict]]:
+    """Every game the hall stored: (table, seq, body)."""
+    if not path.exists():
+        return []
+    db = connect(path, read_only=True)
+    try:
+        return [(t, seq, json.loads(body)) for t, seq, body in db.execute("SELECT tbl, seq, body FROM games")]
+    finally:
+        db.close()
+
+
+def hall_table(path, table: str) -> dict:
+    db = connect(path, read_only=True)
+    try:
+        row = db.execute("SELECT acked, status, live FROM tables WHERE tbl = ?", (table,)).fetchone()
+    finally:
+        db.close()
+    return dict(zip(("acked", "status", "live"), row)) if row else {}
+
+
+def table_state(tmp_path, table: str = "t1"):
+    state = tmp_path / table / "cardtable"
+    state.mkdir(parents=True)
+    return state
+
+
+def finish(state, numbers) -> list[dict]:
+    """Record made-up finished games in the table's history (as the table does); their outbox bodies."""
+    history = History(state / "history.sqlite")
+    history.record([played(n) for n in numbers])
+    bodies = [body for _, _, body in history.outbox()]
+    history.close()
+    return bodies
+
+
+def assert_all_once(hall_path, table: str, count: int) -> None:
+    """The hall holds games 1..count of `table`, each once, each equal to the table's outbox body."""
+    games = [(seq, body) for t, seq, body in at_hall(hall_path) if t == table]
+    assert [seq for seq, _ in games] == list(range(1, count + 1))
+    assert [body["scores"]["1"] for _, body in games] == [seq for seq, _ in games], "each its own game"
+
+
+def test_a_game_finished_at_a_simulated_table_reaches_the_hall_and_leaves_the_outbox(tmp_path, broker, the_hall):
+    state = table_state(tmp_path)
+    the_link = link(broker, "t1", state).start()
+    files = TableFiles(state / "journal.sqlite")
+    sim = SimulatedTable(load_layout("sim-6-single"), files.journal, game="feira-torio", seed=3)
+    bots = GAMES["feira-torio"].bots.Players(sim, [1, 2, 3], random.Random(3))
+    bots.join_and_start()
+    bots.play()
+    sim.press(2, "ok")
+    [row] = files.journal.history.games()
+    [(_, seq, body)] = until(lambda: at_hall(the_hall), 15, "the game at the hall")
+    assert seq == 1 and body["sha256"] == row["sha256"] and body["scores"] == row["scores"]
+    until(lambda: acked(link_file(state)) == 1, 10, "the acknowledgement in link.sqlite")
+    sim.close()
+    files.close()
+    live = json.loads((state / LIVE).read_text())
+    until(lambda: hall_table(the_hall, "t1").get("live") and json.loads(hall_table(the_hall, "t1")["live"]) == live,
+          10, "the live state at the hall")
+    assert hall_table(the_hall, "t1")["status"] == "online"
+    History(state / "history.sqlite").close()   # the table starting again
+    assert History(state / "history.sqlite", read_only=True).outbox() == []
+    the_link.kill(15)
+    until(lambda: hall_table(the_hall, "t1")["status"] == "offline", 10, "offline said on a clean stop")
+
+
+def test_games_finished_while_the_link_was_down_catch_up_by_themselves(tmp_path, broker, the_hall):
+    state = table_state(tmp_path)
+    finish(state, range(1, 61))
+    the_link = link(broker, "t1", state).start()
+    until(lambda: acked(link_file(state)) == 60, 20, "60 games acknowledged")
+    assert_all_once(the_hall, "t1", 60)
+    the_link.kill()
+
+
+def test_the_broker_killed_and_started_again_mid_stream_loses_nothing(tmp_path, broker, the_hall):
+    state = table_state(tmp_path)
+    the_link = link(broker, "t1", state).start()
+    finish(state, range(1, 41))
+    until(lambda: at_hall(the_hall), 10, "the first games at the hall")
+    broker.kill()
+    finish(state, range(41, 81))   # the table plays on
+    broker.start()
+    until(lambda: acked(link_file(state)) == 80, 30, "80 games acknowledged")
+    assert_all_once(the_hall, "t1", 80)
+    broker.stop()   # a clean stop saves: the retained acknowledgement survives it
+    broker.start()
+    assert retained(broker.broker("t1"), topic("t1", "ack")) == b"80"
+    the_link.kill()
+
+
+def test_the_link_killed_and_started_again_loses_nothing(tmp_path, broker, the_hall):
+    state = table_state(tmp_path)
+    finish(state, range(1, 101))
+    the_link = link(broker, "t1", state).start()
+    until(lambda: acked(link_file(state)) > 0, 15, "the first acknowledgement")
+    the_link.kill()
+    finish(state, range(101, 121))
+    the_link.start()
+    until(lambda: acked(link_file(state)) == 120, 20, "120 games acknowledged")
+    assert_all_once(the_hall, "t1", 120)
+    the_link.kill()
+
+
+def test_the_acl_keeps_a_table_to_its_own_topics(tmp_path, broker, the_hall):
+    state = table_state(tmp_path, "t2")
+    finish(state, [1])
+    the_link = link(broker, "t2", state).start()
+    until(lambda: acked(link_file(state)) == 1, 15, "t2's game acknowledged")
+    t1 = broker.broker("t1")
+    assert retained(t1, topic("t2", "ack")) is None, "t1 reads no acknowledgement of t2"
+    body = json.dumps({"game": "forged"})
+    forged = {"seq": 2, "kind": "game", "at": "2026-11-28T10:00:00", "digest": digest(body), "body": json.loads(body)}
+    published(t1, [(topic("t2", "game/2"), json.dumps(forged)), (topic("t1", "ack"), "999"),
+                   (topic("t2", "ack"), "999")])
+    assert retained(t1, topic("t1", "ack")) is None, "t1 writes no acknowledgement"
+    assert retained(broker.broker("t2"), topic("t2", "ack")) == b"1"
+    assert [(t, seq) for t, seq, _ in at_hall(the_hall)] == [("t2", 1)], "t1 publishes nothing as t2"
+    for wrong in (Broker(t1.host, t1.port, "t1", "not its password"), Broker(t1.host, t1.port, "", "")):
+        assert connection(wrong) != 0, "a wrong password, and anonymous access, are refused"
+    the_link.kill()
+
+
+def test_the_hall_stores_each_game_once_checks_its_digest_and_never_acknowledges_a_gap(tmp_path):
+    store = Hall(tmp_path / "hall.sqlite", Broker("localhost", 1, HALL_USER, "unused"))
+    bodies = [json.dumps({"n": n}, sort_keys=True) for n in range(4)]
+
+    def message(seq: int, body: str, sent_digest: str | None = None) -> dict:
+        return {"seq": seq, "kind": "game", "at": "2026-11-28T10:00:00", "digest": sent_digest or digest(body),
+                "body": json.loads(body)}
+
+    assert store.store("t1", 1, message(1, bodies[1])) == 1
+    assert store.store("t1", 3, message(3, bodies[3])) == 1, "2 is missing"
+    assert store.store("t1", 2, message(2, bodies[2], digest(bodies[1]))) is None, "a digest that differs"
+    assert store.store("t1", 2, message(3, bodies[2])) is None, "a seq that is not its topic's"
+    assert store.store("t1", 2, message(2, bodies[2])) == 3
+    assert store.store("t1", 2, message(2, bodies[2])) == 3
+    assert [(t, s) for t, s, _ in store.games()] == [("t1", 1), ("t1", 2), ("t1", 3)]
+
+
+def connection(broker: Broker) -> int:
+    """The broker's answer to a connection by `broker`'s user (0: accepted)."""
+    answered, code = threading.Event(), []
+    probe = client(f"probe-{random.random()}", broker)
+    probe.on_connect = lambda _c, _u, _f, reason, _p: (code.append(reason.value), answered.set())
+    start(probe, broker)
+    answered.wait(5)
+    probe.disconnect()
+    probe.loop_stop()
+    return code[0] if code else -1
+
+
+def retained(broker: Broker, name: str) -> bytes | None:
+    """The message retained on topic `name`, as `broker`'s user reads it (None: none it may read, within 1 s)."""
+    got, seen = threading.Event(), []
+    probe = client(f"probe-{random.random()}", broker)
+    probe.on_connect = lambda c, _u, _f, _r, _p: c.subscribe(name, qos=1)
+    probe.on_message = lambda _c, _u, message: (seen.append(message.payload), got.set())
+    start(probe, broker)
+    got.wait(1.5)
+    probe.disconnect()
+    probe.loop_stop()
+    return seen[0] if seen else None
+
+
+def published(broker: Broker, messages: list[tuple[str, str]]) -> None:
+    """Publish `messages` (topic, payload) as `broker`'s user, QoS 1, retained, and wait until each is out."""
+    probe = client(f"probe-{random.random()}", broker)
+    start(probe, broker)
+    until(probe.is_connected, 5, "the probe connected")
+    for name, payload in messages:
+        probe.publish(name, payload, qos=1, retain=True).wait_for_publish(5)
+    probe.disconnect()
+    probe.loop_stop()
