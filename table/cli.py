@@ -190,7 +190,8 @@ def _declare_link(commands) -> None:
 def _declare_hall(commands) -> None:
     hall = commands.add_parser("hall", help="store and acknowledge every table's games until stopped; or, with "
                                "--setup, write the hall's broker files (docs/cafe.md)")
-    _broker_options(hall, "localhost", "the broker (default: localhost)")
+    _broker_options(hall, "localhost", "the broker (default: localhost); with --setup, the name or address "
+                    "the tables reach it by, for its certificate")
     hall.add_argument("--state", type=Path, default=DEFAULT_HALL_STATE, metavar="DIR",
                       help="where hall.sqlite is (default: $CARDTABLE_HALL_STATE or ~/.local/state/cardtable-hall)")
     hall.add_argument("--setup", type=Path, metavar="FOLDER",
@@ -201,10 +202,11 @@ def _declare_hall(commands) -> None:
 
 def _broker_options(command, host: str | None, host_help: str) -> None:
     command.add_argument("--broker", default=host, required=host is None, metavar="HOST", help=host_help)
-    command.add_argument("--port", type=int, default=1883)
+    command.add_argument("--port", type=int, default=8883)
     command.add_argument("--password-file", type=Path, metavar="FILE",
                          help="the file holding this client's password (made by cardtable hall --setup)")
-    command.add_argument("--ca", type=Path, metavar="FILE", help="the hall's CA certificate: connect with TLS")
+    command.add_argument("--ca", type=Path, metavar="FILE",
+                         help="the hall's CA certificate, ca.crt (made by cardtable hall --setup): TLS, always")
 
 
 def package_version() -> str:
@@ -303,9 +305,9 @@ def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         if not args.tables:
             parser.error("hall --setup needs at least one --table NAME")
         from table.cafe.hall import setup_command
-        return setup_command(args.setup, args.tables, args.port)
-    if args.password_file is None:
-        parser.error(f"{args.command} needs --password-file FILE")
+        return setup_command(args.setup, args.tables, args.port, args.broker)
+    if args.password_file is None or args.ca is None:
+        parser.error(f"{args.command} needs --password-file FILE and --ca FILE")
     if args.command == "link":
         from table.cafe.link import link_command
         return link_command(args.table, args.broker, args.port, args.password_file, args.ca, args.state)

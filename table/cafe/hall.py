@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
@@ -105,10 +106,7 @@ class Hall:
             return
         table, what = parts[1], "/".join(parts[2:])
         if what in ("live", "status"):
-            text = message.payload.decode("utf-8", "replace")[:65536]
-            with self._lock:
-                self._db.execute("INSERT OR IGNORE INTO tables (tbl) VALUES (?)", (table,))
-                self._db.execute(f"UPDATE tables SET {what} = ? WHERE tbl = ?", (text, table))
+            self._note(table, what, message.payload.decode("utf-8", "replace")[:65536])
             return
         seq = parts[3] if len(parts) == 4 and parts[2] == "game" else ""
         try:
@@ -118,9 +116,22 @@ class Hall:
         if not seq.isdigit() or not isinstance(game, dict):
             log.warning("table %s: a message on %r that is no game was ignored", table, message.topic[:80])
             return
-        acked = self.store(table, int(seq), game)
+        try:
+            acked = self.store(table, int(seq), game)
+        except (OSError, sqlite3.Error) as error:   # not acknowledged: the link publishes it again
+            log.error("table %s: game %s could not be stored: %s", table, seq, error)
+            return
         if acked is not None:
             client.publish(topic(table, "ack"), str(acked), qos=1, retain=True)
+
+    def _note(self, table: str, what: str, text: str) -> None:
+        """Keep a table's latest live state or status (a failure is logged: the next one replaces it)."""
+        try:
+            with self._lock, transaction(self._db):
+                self._db.execute("INSERT OR IGNORE INTO tables (tbl) VALUES (?)", (table,))
+                self._db.execute(f"UPDATE tables SET {what} = ? WHERE tbl = ?", (text, table))
+        except (OSError, sqlite3.Error) as error:
+            log.error("table %s: its %s could not be kept: %s", table, what, error)
 
     def games(self) -> list[tuple[str, int, dict]]:
         """Every game stored: (table, seq, body), by table and seq."""
@@ -140,9 +151,9 @@ def hall_command(host: str, port: int, password_file: Path, ca: Path | None, sta
     return 0
 
 
-def setup_command(folder: Path, tables: list[str], port: int) -> int:
+def setup_command(folder: Path, tables: list[str], port: int, host: str) -> int:
     """`cardtable hall --setup FOLDER --table T...`: write the broker's files and say how to start it."""
-    set_up(folder, tables, port)
-    print(f"broker files in {folder}: start it with mosquitto -c {folder / 'mosquitto.conf'}; "
-          f"each table's password is in {folder / 'credentials'}/NAME")
+    set_up(folder, tables, port, hosts=(host,))
+    print(f"broker files in {folder}: start it with mosquitto -c {folder / 'mosquitto.conf'}; the clients trust "
+          f"{folder / 'ca.crt'}; each one's password is in {folder / 'credentials'}/NAME")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from table.cafe.mqtt import Broker, client, digest, read_password, start, stopped_by_signal, table_name, topic
+from table.storage import StorageRefused
 from table.storage.outbox import LIVE, Acks, link_file, pending
 
 WINDOW = 20          # games published and not yet acknowledged, at most
@@ -54,7 +56,10 @@ class Link:
         start(self.client, self.broker)
         try:
             while not stop.wait(POLL_S):
-                self.step()
+                try:
+                    self.step()
+                except (OSError, sqlite3.Error, StorageRefused) as error:   # a file being replaced, a full card
+                    log.warning("the outbox or link.sqlite could not be used (%s): tried again", error)
             if self.client.is_connected():
                 self.client.publish(topic(self.table, "status"), "offline", qos=1, retain=True).wait_for_publish(2)
             self.client.disconnect()

@@ -16,17 +16,19 @@ from table.cafe.broker import credential, set_up
 from table.cafe.mqtt import HALL_USER, Broker
 
 HOST = "127.0.0.1"
+TOOLS = {"mosquitto": "mosquitto", "mosquitto_passwd": "mosquitto", "openssl": "openssl"}
 
 
 def needs() -> list[str]:
     """What this machine lacks to run the broker (empty: nothing), once Debian's mosquitto was installed (as
     root) where it is missing."""
-    if shutil.which("mosquitto") is None and os.geteuid() == 0:
+    missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+    if missing and os.geteuid() == 0:
         subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "mosquitto"],
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
                        capture_output=True, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
-    return [] if shutil.which("mosquitto") and shutil.which("mosquitto_passwd") else [
-        "Debian's mosquitto (apt-get install mosquitto, or run the tests as root)"]
+    return [f"the command {tool} (Debian package {package}: install it, or run the tests as root)"
+            for tool, package in TOOLS.items() if shutil.which(tool) is None]
 
 
 def free_port() -> int:
@@ -79,10 +81,12 @@ class RunningBroker:
         self.process.wait()
 
     def broker(self, user: str) -> Broker:
-        return Broker(HOST, self.port, user, credential(self.folder, user))
+        return Broker(HOST, self.port, user, credential(self.folder, user), self.folder / "ca.crt")
 
-    def password_file(self, user: str) -> Path:
-        return self.folder / "credentials" / user
+    def options(self, user: str) -> list[str]:
+        """The command-line options of `user`'s client of this broker."""
+        return ["--broker", HOST, "--port", str(self.port), "--password-file", str(self.folder / "credentials" / user),
+                "--ca", str(self.folder / "ca.crt")]
 
 
 class Service:
@@ -104,10 +108,9 @@ class Service:
 
 
 def link(broker: RunningBroker, table: str, state: Path) -> Service:
-    return Service(["link", "--table", table, "--broker", HOST, "--port", str(broker.port), "--password-file",
-                    str(broker.password_file(table)), "--state", str(state)], state.parent / f"link-{table}.log")
+    return Service(["link", "--table", table, *broker.options(table), "--state", str(state)],
+                   state.parent / f"link-{table}.log")
 
 
 def hall(broker: RunningBroker, state: Path) -> Service:
-    return Service(["hall", "--broker", HOST, "--port", str(broker.port), "--password-file",
-                    str(broker.password_file(HALL_USER)), "--state", str(state)], state.parent / "hall.log")
+    return Service(["hall", *broker.options(HALL_USER), "--state", str(state)], state.parent / "hall.log")
