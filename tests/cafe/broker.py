@@ -54,6 +54,7 @@ class RunningBroker:
         self.port = free_port()
         set_up(folder, tables, self.port, HOST, getpass.getuser())
         self.process: subprocess.Popen | None = None
+        self.services: list[Service] = []   # its clients' processes, killed with it
 
     def start(self) -> None:
         log = open(self.folder / "mosquitto.log", "a")
@@ -74,6 +75,26 @@ class RunningBroker:
         """SIGKILL: nothing saved since the last autosave."""
         self.process.kill()
         self.process.wait()
+
+    def close(self) -> None:
+        """Kill the services and the broker."""
+        for service in self.services:
+            service.kill()
+        self.kill()
+
+    def link(self, table: str, state: Path) -> Service:
+        """`cardtable link` of `table`, whose state directory is `state`, on this broker (not started)."""
+        return self._service(["link", "--table", table, *self.options(table), "--state", str(state)],
+                             state.parent / f"link-{table}.log")
+
+    def hall(self, state: Path) -> Service:
+        """`cardtable hall` keeping hall.sqlite in `state`, on this broker (not started)."""
+        return self._service(["hall", *self.options(HALL_USER), "--state", str(state)], state.parent / "hall.log")
+
+    def _service(self, args: list[str], log: Path) -> Service:
+        service = Service(args, log)
+        self.services.append(service)
+        return service
 
     def stop(self) -> None:
         """SIGTERM: Mosquitto saves its queues and retained messages first."""
@@ -103,14 +124,7 @@ class Service:
         return self
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
-        self.process.send_signal(sig)
-        self.process.wait(10)
-
-
-def link(broker: RunningBroker, table: str, state: Path) -> Service:
-    return Service(["link", "--table", table, *broker.options(table), "--state", str(state)],
-                   state.parent / f"link-{table}.log")
-
-
-def hall(broker: RunningBroker, state: Path) -> Service:
-    return Service(["hall", *broker.options(HALL_USER), "--state", str(state)], state.parent / "hall.log")
+        """Send `sig` and wait for the process to end (nothing when it has ended or never started)."""
+        if self.process is not None:
+            self.process.send_signal(sig)
+            self.process.wait(10)

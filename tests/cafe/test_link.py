@@ -20,7 +20,7 @@ from table.storage import connect
 from table.storage.files import TableFiles
 from table.storage.history import History
 from table.storage.outbox import LIVE, acked, link_file
-from tests.cafe.broker import RunningBroker, hall, link, needs, until
+from tests.cafe.broker import RunningBroker, needs, until
 from tests.storage.test_outbox import played
 
 TABLES = ["t1", "t2"]
@@ -34,14 +34,13 @@ def broker(tmp_path):
     running = RunningBroker(tmp_path / "broker", TABLES)
     running.start()
     yield running
-    running.kill()
+    running.close()
 
 
 @pytest.fixture
 def the_hall(broker, tmp_path):
-    service = hall(broker, tmp_path / "hall").start()
-    yield tmp_path / "hall" / "hall.sqlite"
-    service.kill()
+    broker.hall(tmp_path / "hall").start()
+    return tmp_path / "hall" / "hall.sqlite"
 
 
 def read_hall(path, query: str, *args) -> list[tuple]:
@@ -91,7 +90,7 @@ def assert_all_once(hall_path, table: str, count: int) -> None:
 
 def test_a_game_finished_at_a_simulated_table_reaches_the_hall_and_leaves_the_outbox(tmp_path, broker, the_hall):
     state = table_state(tmp_path)
-    the_link = link(broker, "t1", state).start()
+    the_link = broker.link("t1", state).start()
     files = TableFiles(state / "journal.sqlite")
     sim = SimulatedTable(load_layout("sim-6-single"), files.journal, game="feira-torio", seed=3)
     bots = GAMES["feira-torio"].bots.Players(sim, [1, 2, 3], random.Random(3))
@@ -117,17 +116,17 @@ def test_a_game_finished_at_a_simulated_table_reaches_the_hall_and_leaves_the_ou
 def test_games_finished_while_the_link_was_down_catch_up_by_themselves(tmp_path, broker, the_hall):
     state = table_state(tmp_path)
     finish(state, range(1, 61))
-    the_link = link(broker, "t1", state).start()
+    broker.link("t1", state).start()
     until(lambda: acked(link_file(state)) == 60, 20, "60 games acknowledged")
     assert_all_once(the_hall, "t1", 60)
-    the_link.kill()
 
 
 def test_the_broker_killed_and_started_again_mid_stream_loses_nothing(tmp_path, broker, the_hall):
     """Two tables, 100 games queued each and 50 more each while the broker is down; SIGKILL loses what the broker
     had not saved: the links publish again what the hall has not acknowledged."""
     states = {table: table_state(tmp_path, table) for table in TABLES}
-    links = [link(broker, table, state).start() for table, state in states.items()]
+    for table, state in states.items():
+        broker.link(table, state).start()
     for state in states.values():
         finish(state, range(1, 101))
     stored = len(until(lambda: at_hall(the_hall), 10, "the first games at the hall"))
@@ -142,27 +141,24 @@ def test_the_broker_killed_and_started_again_mid_stream_loses_nothing(tmp_path, 
     broker.stop()   # a clean stop saves: the retained acknowledgement survives it
     broker.start()
     assert retained(broker.broker("t1"), topic("t1", "ack")) == b"150"
-    for service in links:
-        service.kill()
 
 
 def test_the_link_killed_and_started_again_loses_nothing(tmp_path, broker, the_hall):
     state = table_state(tmp_path)
     finish(state, range(1, 101))
-    the_link = link(broker, "t1", state).start()
+    the_link = broker.link("t1", state).start()
     until(lambda: acked(link_file(state)) > 0, 15, "the first acknowledgement")
     the_link.kill()
     finish(state, range(101, 121))
     the_link.start()
     until(lambda: acked(link_file(state)) == 120, 20, "120 games acknowledged")
     assert_all_once(the_hall, "t1", 120)
-    the_link.kill()
 
 
 def test_the_acl_keeps_a_table_to_its_own_topics(tmp_path, broker, the_hall):
     state = table_state(tmp_path, "t2")
     finish(state, [1])
-    the_link = link(broker, "t2", state).start()
+    broker.link("t2", state).start()
     until(lambda: acked(link_file(state)) == 1, 15, "t2's game acknowledged")
     t1 = broker.broker("t1")
     assert retained(t1, topic("t2", "ack")) is None, "t1 reads no acknowledgement of t2"
@@ -176,7 +172,6 @@ def test_the_acl_keeps_a_table_to_its_own_topics(tmp_path, broker, the_hall):
     assert connection(t1) == 0
     for wrong in (replace(t1, password="not its password"), replace(t1, user="", password=""), replace(t1, ca=None)):
         assert connection(wrong) != 0, "a wrong password, anonymous access and a plain connection are refused"
-    the_link.kill()
 
 
 def test_the_hall_stores_each_game_once_checks_its_digest_and_never_acknowledges_a_gap(tmp_path):
