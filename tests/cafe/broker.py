@@ -16,6 +16,7 @@ from table.cafe.broker import credential, set_up
 from table.cafe.mqtt import HALL_USER, Broker
 
 HOST = "127.0.0.1"
+REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"mosquitto": "mosquitto", "mosquitto_passwd": "mosquitto", "openssl": "openssl"}
 
 
@@ -84,14 +85,16 @@ class RunningBroker:
 
     def link(self, table: str, state: Path) -> Service:
         """`cardtable link` of `table`, whose state directory is `state`, on this broker (not started)."""
-        return self._service(["link", "--table", table, *self.options(table), "--state", str(state)],
-                             state.parent / f"link-{table}.log")
+        return self.service(["table", "--verbose", "link", "--table", table, *self.options(table), "--state",
+                             str(state)], state.parent / f"link-{table}.log")
 
     def hall(self, state: Path) -> Service:
         """`cardtable hall` keeping hall.sqlite in `state`, on this broker (not started)."""
-        return self._service(["hall", *self.options(HALL_USER), "--state", str(state)], state.parent / "hall.log")
+        return self.service(["table", "--verbose", "hall", *self.options(HALL_USER), "--state", str(state)],
+                            state.parent / "hall.log")
 
-    def _service(self, args: list[str], log: Path) -> Service:
+    def service(self, args: list[str], log: Path) -> Service:
+        """A process killed with this broker (not started)."""
         service = Service(args, log)
         self.services.append(service)
         return service
@@ -111,7 +114,8 @@ class RunningBroker:
 
 
 class Service:
-    """`cardtable link` or `cardtable hall` run as a process of its own, its log in `log`."""
+    """A Python module run as a process of its own with `args` (`cardtable link`, `cardtable hall`, a table of
+    bots), from the repository, its output in `log`."""
 
     def __init__(self, args: list[str], log: Path) -> None:
         self.args, self.log = args, log
@@ -119,9 +123,12 @@ class Service:
 
     def start(self) -> Service:
         with open(self.log, "a") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "table", "--verbose", *self.args], stderr=log,
-                                            stdout=log)
+            self.process = subprocess.Popen([sys.executable, "-m", *self.args], stderr=log, stdout=log, cwd=REPO)
         return self
+
+    def ended(self) -> int | None:
+        """Its exit status (None: running)."""
+        return self.process.poll()
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Send `sig` and wait for the process to end (nothing when it has ended or never started)."""

@@ -2,10 +2,12 @@
 a link down, a broker killed, a link killed; the ACL keeps each table to its own topics."""
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sqlite3
 import threading
+import time
 from dataclasses import replace
 
 import paho.mqtt.client as mqtt
@@ -226,3 +228,44 @@ def published(broker: Broker, messages: list[tuple[str, str]]) -> None:
         probe.publish(name, payload, qos=1, retain=True).wait_for_publish(5)
     probe.disconnect()
     probe.loop_stop()
+
+
+def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing(tmp_path, broker, the_hall):
+    """Two tables of bots, each a process of its own, play 6 games each while the tables, their links and the
+    broker are SIGKILLed at random and started again: at the hall every game once, its body the table's history
+    row, its SHA-256 its archive's."""
+    rng = random.Random(20)
+    states = {table: table_state(tmp_path, table) for table in TABLES}
+    tables = {table: broker.service(["tests.cafe.table_process", str(state), str(n), "6"],
+                                    state.parent / "table.log").start() for n, (table, state) in enumerate(states.items())}
+    links = {table: broker.link(table, state).start() for table, state in states.items()}
+    kills = {"table": 0, "link": 0, "broker": 0}
+    while any(process.ended() != 0 for process in tables.values()):
+        assert all(process.ended() in (None, 0) for process in tables.values()), "a table failed: see table.log"
+        time.sleep(rng.uniform(0.3, 0.8))
+        victim = rng.choice(["table", "link", "broker", None])
+        table = rng.choice(TABLES)
+        if victim == "table" and tables[table].ended() is None:
+            tables[table].kill()
+            tables[table].start()
+        elif victim == "link":
+            links[table].kill()
+            links[table].start()
+        elif victim == "broker":
+            broker.kill()
+            broker.start()
+        else:
+            continue
+        kills[victim] += 1
+    print(f"café faults: SIGKILLs {kills}")
+    assert min(kills.values()) > 0, kills
+    for table, state in states.items():
+        history = History(state / "history.sqlite", read_only=True)
+        rows = history.games()
+        history.close()
+        until(lambda: acked(link_file(state)) == len(rows), 30, f"{table}'s {len(rows)} games acknowledged")
+        games = [(seq, body) for t, seq, body in at_hall(the_hall) if t == table]
+        assert [seq for seq, _ in games] == list(range(1, len(rows) + 1)) and len(rows) >= 6
+        for (_, body), row in zip(games, rows):
+            assert body == {k: row[k] for k in body} and body["id"] == row["id"]
+            assert body["sha256"] == hashlib.sha256((state / "games" / row["journal"]).read_bytes()).hexdigest()
