@@ -1,9 +1,9 @@
 """`cardtable hall`: the hall's service, storing every table's games and acknowledging them (docs/cafe.md).
 
-Each game is stored once, keyed by (table, seq), after its digest is
-checked; the acknowledgement of a table is the highest seq below which the
-hall holds every game, published retained on cafe/<table>/ack: duplicates
-are harmless and a gap is never acknowledged.
+Each game is stored once, keyed by (table, outbox, seq), after its digest
+is checked; the acknowledgement of a table's outbox is the highest seq below
+which the hall holds every game of it, published retained on
+cafe/<table>/ack: duplicates are harmless and a gap is never acknowledged.
 """
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from table.cafe.broker import set_up
-from table.cafe.mqtt import HALL_USER, NAME, Broker, client, digest, read_password, start, stopped_by_signal, topic
+from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, Broker, ack, client, digest, read_password, start,
+                             stopped_by_signal, topic)
 from table.storage import open_store, transaction
 
 KIND = "hall"
@@ -26,16 +27,23 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
     tbl      TEXT NOT NULL,      -- the table's name
-    seq      INTEGER NOT NULL,   -- the table's outbox seq
+    outbox   TEXT NOT NULL,      -- the id of the table's outbox
+    seq      INTEGER NOT NULL,   -- its seq in that outbox
     kind     TEXT NOT NULL,
     body     TEXT NOT NULL,      -- JSON object, as the table's outbox holds it
     at       TEXT NOT NULL,      -- UTC, ISO 8601: when the table recorded it
     received TEXT NOT NULL,      -- UTC, ISO 8601: when the hall stored it
-    PRIMARY KEY (tbl, seq)
+    PRIMARY KEY (tbl, outbox, seq)
+);
+CREATE TABLE IF NOT EXISTS outboxes (
+    tbl     TEXT NOT NULL,
+    outbox  TEXT NOT NULL,
+    acked   INTEGER NOT NULL DEFAULT 0,   -- every game of it up to this seq is stored
+    updated TEXT NOT NULL,                -- when a game of it last came
+    PRIMARY KEY (tbl, outbox)
 );
 CREATE TABLE IF NOT EXISTS tables (
     tbl    TEXT PRIMARY KEY,
-    acked  INTEGER NOT NULL DEFAULT 0,   -- every game up to it is stored
     status TEXT,                         -- online, offline
     live   TEXT                          -- its public state now (JSON), as it published it
 );
@@ -67,35 +75,39 @@ class Hall:
             self.client.loop_stop()
             self._db.close()
 
-    def store(self, table: str, seq: int, message: dict) -> int | None:
-        """Store one game's message (once) and return the table's acknowledgement; None when it is refused (not
-        a game of that seq, or its digest differs)."""
+    def store(self, table: str, seq: int, message: dict) -> tuple[str, int] | None:
+        """Store one game's message (once) and return the acknowledgement of its outbox: (outbox, seq); None when
+        it is refused (no outbox id, not a game of that seq, or its digest differs)."""
         body = json.dumps(message.get("body"), sort_keys=True, ensure_ascii=False)
-        if message.get("seq") != seq or message.get("digest") != digest(body) or not isinstance(message.get("at"), str):
-            log.error("table %s: game %s refused: its seq, time or digest does not match", table, seq)
+        outbox = message.get("outbox")
+        if not (isinstance(outbox, str) and OUTBOX.fullmatch(outbox) and message.get("seq") == seq
+                and message.get("digest") == digest(body) and isinstance(message.get("at"), str)):
+            log.error("table %s: game %s refused: its outbox, seq, time or digest does not match", table, seq)
             return None
         with self._lock, transaction(self._db):
-            self._db.execute("INSERT OR IGNORE INTO tables (tbl) VALUES (?)", (table,))
-            self._db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?)",
-                             (table, seq, str(message.get("kind")), body, message["at"], _now()))
-            acked = self._db.execute("SELECT acked FROM tables WHERE tbl = ?", (table,)).fetchone()[0]
-            for (held,) in self._db.execute("SELECT seq FROM games WHERE tbl = ? AND seq > ? ORDER BY seq",
-                                            (table, acked)).fetchall():
+            self._db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (table, outbox, seq, str(message.get("kind")), body, message["at"], _now()))
+            self._db.execute("INSERT OR IGNORE INTO outboxes (tbl, outbox, updated) VALUES (?, ?, '')", (table, outbox))
+            acked = self._db.execute("SELECT acked FROM outboxes WHERE tbl = ? AND outbox = ?",
+                                     (table, outbox)).fetchone()[0]
+            for (held,) in self._db.execute("SELECT seq FROM games WHERE tbl = ? AND outbox = ? AND seq > ? "
+                                            "ORDER BY seq", (table, outbox, acked)).fetchall():
                 if held != acked + 1:
                     break
                 acked = held
-            self._db.execute("UPDATE tables SET acked = ? WHERE tbl = ?", (acked, table))
-        return acked
+            self._db.execute("UPDATE outboxes SET acked = ?, updated = ? WHERE tbl = ? AND outbox = ?",
+                             (acked, _now(), table, outbox))
+        return outbox, acked
 
     def _on_connect(self, client: mqtt.Client, _userdata, _flags, reason, _properties) -> None:
         if reason.is_failure:
             log.error("the broker refused the hall: %s", reason)
             return
         client.subscribe(SUBSCRIPTIONS)
-        with self._lock:
-            acks = self._db.execute("SELECT tbl, acked FROM tables").fetchall()
-        for table, acked in acks:   # again, in case the broker lost its retained messages
-            client.publish(topic(table, "ack"), str(acked), qos=1, retain=True)
+        with self._lock:   # the newest of each table last: it stays retained
+            acks = self._db.execute("SELECT tbl, outbox, acked FROM outboxes ORDER BY updated").fetchall()
+        for table, outbox, acked in acks:   # again, in case the broker lost its retained messages
+            client.publish(topic(table, "ack"), ack(outbox, acked), qos=1, retain=True)
         log.info("connected to the broker")
 
     def _on_message(self, client: mqtt.Client, _userdata, message: mqtt.MQTTMessage) -> None:
@@ -122,7 +134,7 @@ class Hall:
             log.error("table %s: game %s could not be stored: %s", table, seq, error)
             return
         if acked is not None:
-            client.publish(topic(table, "ack"), str(acked), qos=1, retain=True)
+            client.publish(topic(table, "ack"), ack(*acked), qos=1, retain=True)
 
     def _note(self, table: str, what: str, text: str) -> None:
         """Keep a table's latest live state or status (a failure is logged: the next one replaces it)."""
@@ -133,11 +145,11 @@ class Hall:
         except (OSError, sqlite3.Error) as error:
             log.error("table %s: its %s could not be kept: %s", table, what, error)
 
-    def games(self) -> list[tuple[str, int, dict]]:
-        """Every game stored: (table, seq, body), by table and seq."""
+    def games(self) -> list[tuple[str, str, int, dict]]:
+        """Every game stored: (table, outbox, seq, body), by table, outbox and seq."""
         with self._lock:
-            rows = self._db.execute("SELECT tbl, seq, body FROM games ORDER BY tbl, seq").fetchall()
-        return [(table, seq, json.loads(body)) for table, seq, body in rows]
+            rows = self._db.execute("SELECT tbl, outbox, seq, body FROM games ORDER BY tbl, outbox, seq").fetchall()
+        return [(table, outbox, seq, json.loads(body)) for table, outbox, seq, body in rows]
 
 
 def _now() -> str:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from table.cafe.mqtt import Broker, client, digest, read_password, start, stopped_by_signal, table_name, topic
+from table.cafe.mqtt import (Broker, client, digest, read_ack, read_password, start, stopped_by_signal, table_name,
+                             topic)
 from table.storage import StorageRefused
 from table.storage.outbox import LIVE, Acks, link_file, pending
 
@@ -37,10 +38,12 @@ class Link:
         self.history = state / "history.sqlite"
         self.live = state / LIVE
         self.acks = Acks(link_file(state))
-        self.acked = self.sent = self.acks.seq   # the hall's acknowledgement; the last game published
+        self.outbox: str | None = None   # the outbox's id, once read
+        self.sent = 0                    # the last game published
         self._lock = threading.Lock()
         self._connected_at: float | None = None   # None while offline
-        self._heard = False                        # the retained acknowledgement came since connecting
+        self._heard: tuple[str, int] | None = None   # the last acknowledgement heard: (outbox, seq)
+        self._heard_now = False                    # an acknowledgement came since connecting
         self._fresh = False                        # connected again: everything not acknowledged goes again
         self._progress = time.monotonic()          # when the acknowledgement last moved
         self._drained: tuple | None = None         # the outbox files' stamp when it was last read to its end
@@ -70,15 +73,14 @@ class Link:
     def step(self) -> None:
         """Record the acknowledgement; publish the games after it (WINDOW at most out) and live.json if it changed."""
         with self._lock:
-            acked, connected_at, heard, fresh, progress = (self.acked, self._connected_at, self._heard, self._fresh,
-                                                           self._progress)
+            heard, connected_at, heard_now, fresh, progress = (self._heard, self._connected_at, self._heard_now,
+                                                               self._fresh, self._progress)
             self._fresh = False
-        if acked > self.acks.seq:
-            self.acks.record(acked)
+        acked = self.acked(heard)
         if fresh:
             self._again(acked)
             self._live = None
-        if connected_at is None or not (heard or time.monotonic() - connected_at > ACK_WAIT_S):
+        if connected_at is None or not (heard_now or time.monotonic() - connected_at > ACK_WAIT_S):
             return
         if self.sent > acked and time.monotonic() - progress > RESEND_S:
             log.info("no acknowledgement after game %d for %.0f s: publishing again", acked, RESEND_S)
@@ -86,14 +88,29 @@ class Link:
         self._publish_games(max(self.sent, acked), acked)
         self._publish_live()
 
+    def acked(self, heard: tuple[str, int] | None) -> int:
+        """The hall's acknowledgement of this table's outbox, the last one `heard` or the one recorded in
+        link.sqlite (recorded there when it is newer)."""
+        if self.outbox is None:
+            return 0
+        recorded = self.acks.seq(self.outbox)
+        if heard is not None and heard[0] == self.outbox and heard[1] > recorded:
+            self.acks.record(*heard)
+            return heard[1]
+        return recorded
+
     def _publish_games(self, after: int, acked: int) -> None:
         room = WINDOW - (after - acked)
         stamp = _stamp(self.history)
         if room <= 0 or stamp == self._drained:
             return
-        rows = pending(self.history, after, room)
+        outbox, rows = pending(self.history, after, room)
+        if outbox != self.outbox:   # the first read, or a history made afresh: from its acknowledgement, next step
+            self.outbox, self.sent, self._drained = outbox, 0, None
+            return
         for seq, kind, body, at in rows:
-            message = {"seq": seq, "kind": kind, "at": at, "digest": digest(body), "body": json.loads(body)}
+            message = {"outbox": outbox, "seq": seq, "kind": kind, "at": at, "digest": digest(body),
+                       "body": json.loads(body)}
             self.client.publish(topic(self.table, f"game/{seq}"), json.dumps(message), qos=1)
             self.sent = seq
         if len(rows) < room:
@@ -125,7 +142,7 @@ class Link:
         client.subscribe(topic(self.table, "ack"), qos=1)
         client.publish(topic(self.table, "status"), "online", qos=1, retain=True)
         with self._lock:
-            self._connected_at, self._heard, self._fresh = time.monotonic(), False, True
+            self._connected_at, self._heard_now, self._fresh = time.monotonic(), False, True
         log.info("connected to the hall's broker")
 
     def _on_disconnect(self, _client, _userdata, _flags, reason, _properties) -> None:
@@ -135,15 +152,15 @@ class Link:
             log.warning("disconnected from the hall's broker (%s): games stay in the outbox", reason)
 
     def _on_message(self, _client, _userdata, message: mqtt.MQTTMessage) -> None:
-        """The hall's acknowledgement: a seq, as decimal digits; anything else is ignored."""
-        text = message.payload.decode("ascii", "replace").strip()
-        if not text.isdigit() or len(text) > 18:
-            log.warning("an acknowledgement that is no number was ignored")
+        """The hall's acknowledgement, {"outbox": id, "seq": n}; anything else is ignored."""
+        ack = read_ack(message.payload)
+        if ack is None:
+            log.warning("an acknowledgement that cannot be read was ignored")
             return
         with self._lock:
-            self._heard = True
-            if int(text) > self.acked:
-                self.acked, self._progress = int(text), time.monotonic()
+            self._heard_now = True
+            if self._heard is None or self._heard[0] != ack[0] or ack[1] > self._heard[1]:
+                self._heard, self._progress = ack, time.monotonic()
 
 
 def _stamp(path: Path) -> tuple:

@@ -8,6 +8,7 @@ retained). Payloads are only ever parsed as data.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 import signal
@@ -20,6 +21,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")   # a table's name: its topics' level, its broker user
+OUTBOX = re.compile(r"[0-9a-f]{32}")             # an outbox's id
 HALL_USER = "hall"
 SESSION_S = 30 * 24 * 3600   # how long the broker keeps a client's session (its queued messages) while it is away
 KEEPALIVE_S = 10
@@ -56,6 +58,23 @@ def topic(table: str, what: str) -> str:
 def digest(body: str) -> str:
     """The SHA-256 of a game's body as the outbox holds it (canonical JSON)."""
     return hashlib.sha256(body.encode()).hexdigest()
+
+
+def ack(outbox: str, seq: int) -> str:
+    """The hall's acknowledgement of `outbox`'s games 1..`seq`."""
+    return json.dumps({"outbox": outbox, "seq": seq})
+
+
+def read_ack(payload: bytes) -> tuple[str, int] | None:
+    """(outbox, seq) of an acknowledgement; None when it is not one."""
+    try:
+        read = json.loads(payload)
+    except ValueError:
+        return None
+    if not (isinstance(read, dict) and isinstance(read.get("outbox"), str) and OUTBOX.fullmatch(read["outbox"])
+            and type(read.get("seq")) is int and read["seq"] >= 0):
+        return None
+    return read["outbox"], read["seq"]
 
 
 def read_password(path: Path) -> str:

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from table.storage import StorageRefused, open_store, transaction
+from table.storage.chain import new_id
 from table.storage.outbox import acked, link_file
 
 FORMAT = 1
@@ -110,10 +111,19 @@ class History:
                                  (_json(outbox_body(p, added.lastrowid)), at))
 
     def _write(self, change) -> None:
-        """`change()`, then the acknowledged outbox rows deleted, in one transaction: all of it or nothing."""
+        """`change()`, then the acknowledged outbox rows deleted, in one transaction: all of it or nothing (the
+        outbox's id made the first time)."""
         with transaction(self._db):
             change()
-            self._db.execute("DELETE FROM outbox WHERE seq <= ?", (acked(link_file(self.folder.parent)),))
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('outbox', ?)", (new_id(),))
+            self._db.execute("DELETE FROM outbox WHERE seq <= ?",
+                             (acked(link_file(self.folder.parent), self.outbox_id),))
+
+    @property
+    def outbox_id(self) -> str | None:
+        """The outbox's random id (None until the history is first written)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'outbox'").fetchone()
+        return None if row is None else row[0]
 
     def outbox(self) -> list[tuple[int, str, dict]]:
         """The outbox, oldest first: (seq, kind, body)."""

@@ -64,8 +64,19 @@ def at_hall(path) -> list[tuple[str, int, dict]]:
 
 
 def hall_table(path, table: str) -> dict:
-    rows = read_hall(path, "SELECT acked, status, live FROM tables WHERE tbl = ?", table)
-    return dict(zip(("acked", "status", "live"), rows[0])) if rows else {}
+    rows = read_hall(path, "SELECT status, live FROM tables WHERE tbl = ?", table)
+    return dict(zip(("status", "live"), rows[0])) if rows else {}
+
+
+def acked_at(state) -> int:
+    """The hall's acknowledgement of the table's outbox, as its link recorded it."""
+    if not (state / "history.sqlite").exists():
+        return 0
+    history = History(state / "history.sqlite", read_only=True)
+    try:
+        return acked(link_file(state), history.outbox_id)
+    finally:
+        history.close()
 
 
 def table_state(tmp_path, table: str = "t1"):
@@ -102,7 +113,7 @@ def test_a_game_finished_at_a_simulated_table_reaches_the_hall_and_leaves_the_ou
     [row] = files.journal.history.games()
     [(_, seq, body)] = until(lambda: at_hall(the_hall), 15, "the game at the hall")
     assert seq == 1 and body["sha256"] == row["sha256"] and body["scores"] == row["scores"]
-    until(lambda: acked(link_file(state)) == 1, 10, "the acknowledgement in link.sqlite")
+    until(lambda: acked_at(state) == 1, 10, "the acknowledgement in link.sqlite")
     sim.close()
     files.close()
     live = json.loads((state / LIVE).read_text())
@@ -119,7 +130,7 @@ def test_games_finished_while_the_link_was_down_catch_up_by_themselves(tmp_path,
     state = table_state(tmp_path)
     finish(state, range(1, 61))
     broker.link("t1", state).start()
-    until(lambda: acked(link_file(state)) == 60, 20, "60 games acknowledged")
+    until(lambda: acked_at(state) == 60, 20, "60 games acknowledged")
     assert_all_once(the_hall, "t1", 60)
 
 
@@ -138,38 +149,50 @@ def test_the_broker_killed_and_started_again_mid_stream_loses_nothing(tmp_path, 
         finish(state, range(101, 151))   # the tables play on
     broker.start()
     for table, state in states.items():
-        until(lambda: acked(link_file(state)) == 150, 30, f"{table}'s 150 games acknowledged")
+        until(lambda: acked_at(state) == 150, 30, f"{table}'s 150 games acknowledged")
         assert_all_once(the_hall, table, 150)
     broker.stop()   # a clean stop saves: the retained acknowledgement survives it
     broker.start()
-    assert retained(broker.broker("t1"), topic("t1", "ack")) == b"150"
+    assert json.loads(retained(broker.broker("t1"), topic("t1", "ack")))["seq"] == 150
 
 
 def test_the_link_killed_and_started_again_loses_nothing(tmp_path, broker, the_hall):
     state = table_state(tmp_path)
     finish(state, range(1, 101))
     the_link = broker.link("t1", state).start()
-    until(lambda: acked(link_file(state)) > 0, 15, "the first acknowledgement")
+    until(lambda: acked_at(state) > 0, 15, "the first acknowledgement")
     the_link.kill()
     finish(state, range(101, 121))
     the_link.start()
-    until(lambda: acked(link_file(state)) == 120, 20, "120 games acknowledged")
+    until(lambda: acked_at(state) == 120, 20, "120 games acknowledged")
     assert_all_once(the_hall, "t1", 120)
+
+
+def test_the_games_of_a_history_made_afresh_reach_the_hall_as_new_ones(tmp_path, broker, the_hall):
+    state = table_state(tmp_path)
+    finish(state, range(1, 4))
+    broker.link("t1", state).start()
+    until(lambda: acked_at(state) == 3, 15, "3 games acknowledged")
+    (state / "history.sqlite").rename(state / "history.sqlite.refused")   # as the table sets a damaged one aside
+    finish(state, [4, 5])
+    until(lambda: acked_at(state) == 2, 15, "the new outbox's 2 games acknowledged")
+    assert sorted(body["scores"]["1"] for _, _, body in at_hall(the_hall)) == [1, 2, 3, 4, 5]
 
 
 def test_the_acl_keeps_a_table_to_its_own_topics(tmp_path, broker, the_hall):
     state = table_state(tmp_path, "t2")
     finish(state, [1])
     broker.link("t2", state).start()
-    until(lambda: acked(link_file(state)) == 1, 15, "t2's game acknowledged")
+    until(lambda: acked_at(state) == 1, 15, "t2's game acknowledged")
     t1 = broker.broker("t1")
     assert retained(t1, topic("t2", "ack")) is None, "t1 reads no acknowledgement of t2"
     body = json.dumps({"game": "forged"})
-    forged = {"seq": 2, "kind": "game", "at": "2026-11-28T10:00:00", "digest": digest(body), "body": json.loads(body)}
-    published(t1, [(topic("t2", "game/2"), json.dumps(forged)), (topic("t1", "ack"), "999"),
-                   (topic("t2", "ack"), "999")])
+    forged = {"outbox": "0" * 32, "seq": 2, "kind": "game", "at": "2026-11-28T10:00:00", "digest": digest(body), "body": json.loads(body)}
+    forged_ack = json.dumps({"outbox": "0" * 32, "seq": 999})
+    published(t1, [(topic("t2", "game/2"), json.dumps(forged)), (topic("t1", "ack"), forged_ack),
+                   (topic("t2", "ack"), forged_ack)])
     assert retained(t1, topic("t1", "ack")) is None, "t1 writes no acknowledgement"
-    assert retained(broker.broker("t2"), topic("t2", "ack")) == b"1"
+    assert json.loads(retained(broker.broker("t2"), topic("t2", "ack")))["seq"] == 1
     assert [(t, seq) for t, seq, _ in at_hall(the_hall)] == [("t2", 1)], "t1 publishes nothing as t2"
     assert connection(t1) == 0
     for wrong in (replace(t1, password="not its password"), replace(t1, user="", password=""), replace(t1, ca=None)):
@@ -179,18 +202,22 @@ def test_the_acl_keeps_a_table_to_its_own_topics(tmp_path, broker, the_hall):
 def test_the_hall_stores_each_game_once_checks_its_digest_and_never_acknowledges_a_gap(tmp_path):
     store = Hall(tmp_path / "hall.sqlite", Broker("localhost", 1, HALL_USER, "unused"))
     bodies = [json.dumps({"n": n}, sort_keys=True) for n in range(4)]
+    outbox, other = "a" * 32, "b" * 32
 
-    def message(seq: int, body: str, sent_digest: str | None = None) -> dict:
-        return {"seq": seq, "kind": "game", "at": "2026-11-28T10:00:00", "digest": sent_digest or digest(body),
-                "body": json.loads(body)}
+    def message(seq: int, body: str, sent_digest: str | None = None, box: str = outbox) -> dict:
+        return {"outbox": box, "seq": seq, "kind": "game", "at": "2026-11-28T10:00:00",
+                "digest": sent_digest or digest(body), "body": json.loads(body)}
 
-    assert store.store("t1", 1, message(1, bodies[1])) == 1
-    assert store.store("t1", 3, message(3, bodies[3])) == 1, "2 is missing"
+    assert store.store("t1", 1, message(1, bodies[1])) == (outbox, 1)
+    assert store.store("t1", 3, message(3, bodies[3])) == (outbox, 1), "2 is missing"
     assert store.store("t1", 2, message(2, bodies[2], digest(bodies[1]))) is None, "a digest that differs"
     assert store.store("t1", 2, message(3, bodies[2])) is None, "a seq that is not its topic's"
-    assert store.store("t1", 2, message(2, bodies[2])) == 3
-    assert store.store("t1", 2, message(2, bodies[2])) == 3
-    assert [(t, s) for t, s, _ in store.games()] == [("t1", 1), ("t1", 2), ("t1", 3)]
+    assert store.store("t1", 2, {**message(2, bodies[2]), "outbox": "../x"}) is None, "no outbox id"
+    assert store.store("t1", 2, message(2, bodies[2])) == (outbox, 3)
+    assert store.store("t1", 2, message(2, bodies[2])) == (outbox, 3)
+    assert store.store("t1", 1, message(1, bodies[1], box=other)) == (other, 1), "a history made afresh"
+    assert [(t, box, s) for t, box, s, _ in store.games()] == [
+        ("t1", outbox, 1), ("t1", outbox, 2), ("t1", outbox, 3), ("t1", other, 1)]
 
 
 def connection(broker: Broker) -> int:
@@ -263,7 +290,7 @@ def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing
         history = History(state / "history.sqlite", read_only=True)
         rows = history.games()
         history.close()
-        until(lambda: acked(link_file(state)) == len(rows), 30, f"{table}'s {len(rows)} games acknowledged")
+        until(lambda: acked_at(state) == len(rows), 30, f"{table}'s {len(rows)} games acknowledged")
         games = [(seq, body) for t, seq, body in at_hall(the_hall) if t == table]
         assert [seq for seq, _ in games] == list(range(1, len(rows) + 1)) and len(rows) >= 6
         for (_, body), row in zip(games, rows):

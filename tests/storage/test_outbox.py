@@ -47,7 +47,8 @@ def test_a_game_finished_at_the_table_is_queued_with_its_history_row(tmp_path):
     assert (seq, kind) == (1, "game")
     assert body == {k: row[k] for k in ("game", "options", "seats", "scores", "winners", "started", "ended",
                                         "duration_s", "sha256", "id")}
-    assert [row[:2] for row in pending(state / "history.sqlite", 0, 10)] == [(1, "game")], "the link reads it"
+    outbox, rows = pending(state / "history.sqlite", 0, 10)
+    assert outbox == files.journal.history.outbox_id and [row[:2] for row in rows] == [(1, "game")], "the link reads it"
     sim.close()
     files.close()
 
@@ -58,14 +59,14 @@ def test_the_acknowledged_games_leave_the_outbox_when_the_table_next_writes_its_
     history = History(path)
     history.record([played(1), played(2)])
     history.record([played(1)])   # recorded again (a power cut mid-archive): neither row twice
-    acks = Acks(link_file(path.parent))
-    acks.record(1)
-    acks.record(0)   # an acknowledgement never moves back
-    assert acked(link_file(path.parent)) == 1 and [seq for seq, _, _ in history.outbox()] == [1, 2]
+    acks, outbox = Acks(link_file(path.parent)), history.outbox_id
+    acks.record(outbox, 1)
+    acks.record(outbox, 0)   # an acknowledgement never moves back
+    assert acked(link_file(path.parent), outbox) == 1 and [seq for seq, _, _ in history.outbox()] == [1, 2]
     history.record([played(3)])
     assert [seq for seq, _, _ in history.outbox()] == [2, 3] and len(history.games()) == 3
     history.close()
-    acks.record(3)
+    acks.record(outbox, 3)
     assert counts(path) == (3, 2), "read-only: nothing pruned"
     History(path).close()   # a table starting prunes too
     assert counts(path) == (3, 0)
@@ -116,10 +117,28 @@ def test_the_outbox_holds_ten_thousand_games_and_the_link_reads_them_in_order(tm
     history.record([played(10_000)])
     one_more_s = time.monotonic() - began
     assert len(history.outbox()) == 10_001
-    rows = [row for above in range(0, 10_001, 2500) for row in pending(path, above, 2500)]
+    rows = [row for above in range(0, 10_001, 2500) for row in pending(path, above, 2500)[1]]
     assert [seq for seq, *_ in rows] == list(range(1, 10_002))
     assert one_more_s < 0.5, "the table never waits on a full outbox"
-    Acks(link_file(path.parent)).record(10_001)
+    Acks(link_file(path.parent)).record(history.outbox_id, 10_001)
     history.record([played(10_001)])
     assert [seq for seq, _, _ in history.outbox()] == [10_002]
+    history.close()
+
+
+def test_a_history_made_afresh_has_an_outbox_of_its_own(tmp_path):
+    """A history set aside (damaged) and made again counts its games from 1 again, under another outbox id: the
+    old outbox's acknowledgement prunes nothing of it."""
+    path = tmp_path / "cardtable" / "history.sqlite"
+    path.parent.mkdir()
+    history = History(path)
+    history.record([played(1), played(2)])
+    old = history.outbox_id
+    Acks(link_file(path.parent)).record(old, 2)
+    history.close()
+    path.rename(path.with_name("history.sqlite.refused"))
+    history = History(path)
+    history.record([played(3)])
+    assert history.outbox_id != old and [seq for seq, _, _ in history.outbox()] == [1]
+    assert acked(link_file(path.parent), history.outbox_id) == 0
     history.close()
