@@ -202,7 +202,7 @@ def _declare_hall(commands) -> None:
 
 def _broker_options(command, host: str | None, host_help: str) -> None:
     command.add_argument("--broker", default=host, required=host is None, metavar="HOST", help=host_help)
-    command.add_argument("--port", type=int, default=8883)
+    command.add_argument("--port", type=port, default=8883)
     command.add_argument("--password-file", type=Path, metavar="FILE",
                          help="the file holding this client's password (made by cardtable hall --setup)")
     command.add_argument("--ca", type=Path, metavar="FILE",
@@ -313,6 +313,14 @@ def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         return link_command(args.table, args.broker, args.port, args.password_file, args.ca, args.state)
     from table.cafe.hall import hall_command
     return hall_command(args.broker, args.port, args.password_file, args.ca, args.state)
+
+
+def port(text: str) -> int:
+    """A TCP port number (argparse turns the ValueError into one line of usage)."""
+    value = int(text)
+    if not 0 < value < 65536:
+        raise ValueError(text)
+    return value
 
 
 def duration(text: str) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 import threading
 from datetime import datetime, timezone
@@ -48,6 +49,7 @@ CREATE TABLE IF NOT EXISTS tables (
     live   TEXT                          -- its public state now (JSON), as it published it
 );
 """
+SEQ = re.compile(r"[0-9]{1,18}")
 SUBSCRIPTIONS = [(topic("+", "game/+"), 1), (topic("+", "live"), 1), (topic("+", "status"), 1)]
 
 log = logging.getLogger(__name__)
@@ -125,7 +127,7 @@ class Hall:
             game = json.loads(message.payload)
         except ValueError:
             game = None
-        if not seq.isdigit() or not isinstance(game, dict):
+        if not SEQ.fullmatch(seq) or not isinstance(game, dict):
             log.warning("table %s: a message on %r that is no game was ignored", table, message.topic[:80])
             return
         try:

@@ -37,6 +37,7 @@ class Link:
         self.table = table
         self.history = state / "history.sqlite"
         self.live = state / LIVE
+        self.client = client(f"table-{table}", broker, will=(topic(table, "status"), "offline"))
         self.acks = Acks(link_file(state))
         self.outbox: str | None = None   # the outbox's id, once read
         self.sent = 0                    # the last game published
@@ -48,7 +49,6 @@ class Link:
         self._progress = time.monotonic()          # when the acknowledgement last moved
         self._drained: tuple | None = None         # the outbox files' stamp when it was last read to its end
         self._live: tuple | None = None            # live.json's stamp when last published
-        self.client = client(f"table-{table}", broker, will=(topic(table, "status"), "offline"))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message

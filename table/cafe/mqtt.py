@@ -91,12 +91,24 @@ def client(client_id: str, broker: Broker, will: tuple[str, str] | None = None) 
     made = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
     made.username_pw_set(broker.user, broker.password)
     if broker.ca is not None:
-        made.tls_set(ca_certs=str(broker.ca))
+        try:
+            made.tls_set(ca_certs=str(broker.ca))
+        except OSError as error:   # ssl.SSLError too
+            why = getattr(error, "reason", None) or error.strerror or error
+            raise CafeError(f"{broker.ca}: no CA certificate can be read there ({why})") from None
     if will is not None:
         made.will_set(*will, qos=1, retain=True)
     made.reconnect_delay_set(0.5, 5)
     made.on_connect_fail = _unreachable(broker)
+    made.suppress_exceptions = True   # a callback that fails is logged and the client goes on
+    made.on_log = _callback_failed
     return made
+
+
+def _callback_failed(_client, _userdata, _level, text: str) -> None:
+    """paho's log, of which only a callback of ours that failed is said (the callbacks say the rest)."""
+    if text.startswith("Caught exception"):
+        log.error("%s", text)
 
 
 def _unreachable(broker: Broker):

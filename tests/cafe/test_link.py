@@ -24,6 +24,7 @@ from table.storage.history import History
 from table.storage.outbox import LIVE, acked, link_file
 from tests.cafe.broker import RunningBroker, needs, until
 from tests.storage.test_outbox import played
+from tests.test_cli_errors import assert_refused, cardtable
 
 TABLES = ["t1", "t2"]
 
@@ -296,3 +297,19 @@ def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing
         for (_, body), row in zip(games, rows):
             assert body == {k: row[k] for k in body} and body["id"] == row["id"]
             assert body["sha256"] == hashlib.sha256((state / "games" / row["journal"]).read_bytes()).hexdigest()
+
+
+def test_bad_settings_of_the_link_and_the_hall_are_one_line(tmp_path):
+    password = tmp_path / "password"
+    password.write_text("secret\n")
+    not_a_ca, state = password, ["--state", str(tmp_path / "state")]
+    assert_refused(cardtable(tmp_path, "link", "--table", "T1", "--broker", "hall", "--password-file", str(password),
+                             "--ca", str(not_a_ca), *state),
+                   "cardtable link: 'T1' cannot name a table: lower-case letters, digits and dashes (32 at most)")
+    assert_refused(cardtable(tmp_path, "link", "--table", "t1", "--broker", "hall", "--password-file",
+                             str(tmp_path / "none"), "--ca", str(not_a_ca), *state),
+                   f"cardtable link: {tmp_path / 'none'}: No such file or directory")
+    assert_refused(cardtable(tmp_path, "hall", "--password-file", str(password), "--ca", str(not_a_ca), *state),
+                   f"cardtable hall: {not_a_ca}: no CA certificate can be read there (NO_CERTIFICATE_OR_CRL_FOUND)")
+    assert_refused(cardtable(tmp_path, "hall", "--setup", str(tmp_path / "broker"), "--table", "hall"),
+                   "cardtable hall: 'hall' is the hall's own name: name the table otherwise")
