@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -83,10 +84,12 @@ class RunningBroker:
             service.kill()
         self.kill()
 
-    def link(self, table: str, state: Path) -> Service:
-        """`cardtable link` of `table`, whose state directory is `state`, on this broker (not started)."""
-        return self.service(["table", "--verbose", "link", "--table", table, *self.options(table), "--state",
-                             str(state)], state.parent / f"link-{table}.log")
+    def link(self, table: str, state: Path, port: int | None = None) -> Service:
+        """`cardtable link` of `table`, whose state directory is `state`, on this broker (not started); through
+        `port` (a proxy's) when given."""
+        options = self.options(table) + (["--port", str(port)] if port else [])
+        return self.service(["table", "--verbose", "link", "--table", table, *options, "--state", str(state)],
+                            state.parent / f"link-{table}.log")
 
     def hall(self, state: Path) -> Service:
         """`cardtable hall` keeping hall.sqlite in `state`, on this broker (not started)."""
@@ -135,3 +138,61 @@ class Service:
         if self.process is not None:
             self.process.send_signal(sig)
             self.process.wait(10)
+
+
+class Proxy:
+    """A loopback TCP proxy to `port` that can cut every connection passing through it, as a network does."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server((HOST, 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near = self.listener.accept()[0]
+            except OSError:   # closed
+                return
+            try:
+                far = socket.create_connection((HOST, self.target))
+            except OSError:   # the broker is down: the client tries again
+                near.close()
+                continue
+            with self._lock:
+                self.sockets += [near, far]
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=_pump, args=(a, b), daemon=True).start()
+
+    def cut(self) -> None:
+        """Cut every connection now (the clients connect again through it)."""
+        with self._lock:
+            sockets, self.sockets = self.sockets, []
+        for each in sockets:
+            _shut(each)
+            each.close()
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    """Copy `source` to `sink` until either closes, then close both (a broker gone is a connection gone)."""
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass
+    _shut(source)
+    _shut(sink)
+
+
+def _shut(each: socket.socket) -> None:
+    try:
+        each.shutdown(socket.SHUT_RDWR)
+    except OSError:   # already closed
+        pass

@@ -22,7 +22,7 @@ from table.storage import connect
 from table.storage.files import TableFiles
 from table.storage.history import History
 from table.storage.outbox import LIVE, acked, link_file
-from tests.cafe.broker import RunningBroker, needs, until
+from tests.cafe.broker import Proxy, RunningBroker, needs, until
 from tests.storage.test_outbox import played
 from tests.test_cli_errors import assert_refused, cardtable
 
@@ -38,6 +38,14 @@ def broker(tmp_path):
     running.start()
     yield running
     running.close()
+
+
+@pytest.fixture
+def proxy(broker):
+    """A TCP proxy to the broker that cuts connections when asked."""
+    cutter = Proxy(broker.port)
+    yield cutter
+    cutter.close()
 
 
 @pytest.fixture
@@ -258,20 +266,20 @@ def published(broker: Broker, messages: list[tuple[str, str]]) -> None:
     probe.loop_stop()
 
 
-def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing(tmp_path, broker, the_hall):
+def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing(tmp_path, broker, the_hall, proxy):
     """Two tables of bots, each a process of its own, play 6 games each while the tables, their links and the
-    broker are SIGKILLed at random and started again: at the hall every game once, its body the table's history
-    row, its SHA-256 its archive's."""
+    broker are SIGKILLed at random and started again, and a TCP proxy between the links and the broker cuts their
+    connections: at the hall every game once, its body the table's history row, its SHA-256 its archive's."""
     rng = random.Random(20)
     states = {table: table_state(tmp_path, table) for table in TABLES}
     tables = {table: broker.service(["tests.cafe.table_process", str(state), str(n), "6"],
                                     state.parent / "table.log").start() for n, (table, state) in enumerate(states.items())}
-    links = {table: broker.link(table, state).start() for table, state in states.items()}
-    kills = {"table": 0, "link": 0, "broker": 0}
+    links = {table: broker.link(table, state, proxy.port).start() for table, state in states.items()}
+    kills = {"table": 0, "link": 0, "broker": 0, "cut": 0}
     while any(process.ended() != 0 for process in tables.values()):
         assert all(process.ended() in (None, 0) for process in tables.values()), "a table failed: see table.log"
         time.sleep(rng.uniform(0.3, 0.8))
-        victim = rng.choice(["table", "link", "broker", None])
+        victim = rng.choice(["table", "link", "broker", "cut", None])
         table = rng.choice(TABLES)
         if victim == "table" and tables[table].ended() is None:
             tables[table].kill()
@@ -282,10 +290,12 @@ def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing
         elif victim == "broker":
             broker.kill()
             broker.start()
+        elif victim == "cut":
+            proxy.cut()
         else:
             continue
         kills[victim] += 1
-    print(f"café faults: SIGKILLs {kills}")
+    print(f"café faults: {kills}")
     assert min(kills.values()) > 0, kills
     for table, state in states.items():
         history = History(state / "history.sqlite", read_only=True)
