@@ -1,5 +1,5 @@
 """The `cardtable` command: run the table, play a demo, tag a deck, check the hardware, replay a journal, list
-the finished games, benchmark."""
+the finished games, benchmark, link the table to the café's hall and run the hall."""
 from __future__ import annotations
 
 import argparse
@@ -13,6 +13,7 @@ from table.storage import StorageRefused
 
 DEFAULT_JOURNAL = Path(os.environ.get("CARDTABLE_STATE", Path.home() / ".local/state/cardtable")) / "journal.sqlite"
 DEFAULT_REGISTRY = DEFAULT_JOURNAL.parent / "registry.sqlite"
+DEFAULT_HALL_STATE = Path(os.environ.get("CARDTABLE_HALL_STATE", Path.home() / ".local/state/cardtable-hall"))
 DEFAULT_LAYOUT = os.environ.get("CARDTABLE_LAYOUT", "sim-6-single")
 HARDWARE_HELP = ("auto (default): the layout's own hardware when this machine is its table (the Pi, or one of "
                  "its hubs plugged in), else the simulated table; real; simulated")
@@ -48,7 +49,8 @@ def command_parser() -> argparse.ArgumentParser:
     parser.add_argument("--verbose", action="store_true", help="log what the table accepts and refuses (never a card)")
     commands = parser.add_subparsers(dest="command", required=True)
     for declare in (_declare_run, _declare_demo, _declare_replay, _declare_history, _declare_enrol, _declare_bench,
-                    _declare_doctor, _declare_fallback, _declare_backup_and_restore, _declare_ended, _declare_layout):
+                    _declare_doctor, _declare_fallback, _declare_backup_and_restore, _declare_ended, _declare_layout,
+                    _declare_link, _declare_hall):
         declare(commands)
     return parser
 
@@ -175,6 +177,38 @@ def _declare_layout(commands) -> None:
     layout.add_argument("file", help="a layout file, or a name in hardware/layouts")
 
 
+def _declare_link(commands) -> None:
+    link = commands.add_parser("link", help="publish the table's finished games and live state to the café's hall "
+                               "until stopped (docs/cafe.md)")
+    link.add_argument("--table", default=os.environ.get("CARDTABLE_TABLE"), required="CARDTABLE_TABLE" not in os.environ,
+                      help="the table's name: its broker user and topics (default: $CARDTABLE_TABLE)")
+    _broker_options(link, os.environ.get("CARDTABLE_HALL"), "the hall's broker (default: $CARDTABLE_HALL)")
+    link.add_argument("--state", type=Path, default=DEFAULT_JOURNAL.parent, metavar="DIR",
+                      help="the table's state directory (default: the journal's)")
+
+
+def _declare_hall(commands) -> None:
+    hall = commands.add_parser("hall", help="store and acknowledge every table's games until stopped; or, with "
+                               "--setup, write the hall's broker files (docs/cafe.md)")
+    _broker_options(hall, "localhost", "the broker (default: localhost); with --setup, the name or address "
+                    "the tables reach it by, for its certificate")
+    hall.add_argument("--state", type=Path, default=DEFAULT_HALL_STATE, metavar="DIR",
+                      help="where hall.sqlite is (default: $CARDTABLE_HALL_STATE or ~/.local/state/cardtable-hall)")
+    hall.add_argument("--setup", type=Path, metavar="FOLDER",
+                      help="write mosquitto.conf, its ACL, passwords and each client's credential into FOLDER")
+    hall.add_argument("--table", dest="tables", action="append", default=[], metavar="NAME",
+                      help="with --setup: a table that may publish (repeatable)")
+
+
+def _broker_options(command, host: str | None, host_help: str) -> None:
+    command.add_argument("--broker", default=host, required=host is None, metavar="HOST", help=host_help)
+    command.add_argument("--port", type=port, default=8883)
+    command.add_argument("--password-file", type=Path, metavar="FILE",
+                         help="the file holding this client's password (made by cardtable hall --setup)")
+    command.add_argument("--ca", type=Path, metavar="FILE",
+                         help="the hall's CA certificate, ca.crt (made by cardtable hall --setup): TLS, always")
+
+
 def package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
     try:
@@ -215,7 +249,8 @@ def refusal(error: Exception) -> str | None:
     from table.hardware.pins import NoTableHardware
     from table.layout import LayoutError
     from table.screen.outputs import NoDisplay
-    if isinstance(error, (LayoutError, NoTableHardware, NoDisplay)):
+    from table.cafe.mqtt import CafeError
+    if isinstance(error, (LayoutError, NoTableHardware, NoDisplay, CafeError)):
         return str(error)
     if isinstance(error, OSError) and error.filename is not None:   # a path that cannot be read or written
         return f"{error.filename}: {error.strerror}"
@@ -258,8 +293,34 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "ended":
         from table.appliance.failures import ended_command
         return ended_command(DEFAULT_JOURNAL.parent)
+    if args.command in ("link", "hall"):
+        return _cafe_command(parser, args)
     from table.bench import bench_command
     return bench_command(args.what, args.seconds, args.json)
+
+
+def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`cardtable link` or `cardtable hall`: the café link's services (table/cafe/)."""
+    if args.command == "hall" and args.setup is not None:
+        if not args.tables:
+            parser.error("hall --setup needs at least one --table NAME")
+        from table.cafe.hall import setup_command
+        return setup_command(args.setup, args.tables, args.port, args.broker)
+    if args.password_file is None or args.ca is None:
+        parser.error(f"{args.command} needs --password-file FILE and --ca FILE")
+    if args.command == "link":
+        from table.cafe.link import link_command
+        return link_command(args.table, args.broker, args.port, args.password_file, args.ca, args.state)
+    from table.cafe.hall import hall_command
+    return hall_command(args.broker, args.port, args.password_file, args.ca, args.state)
+
+
+def port(text: str) -> int:
+    """A TCP port number (argparse turns the ValueError into one line of usage)."""
+    value = int(text)
+    if not 0 < value < 65536:
+        raise ValueError(text)
+    return value
 
 
 def duration(text: str) -> float:

@@ -1,6 +1,6 @@
 """One table's whole pipeline, the same for real, emulated and simulated hardware.
 
-readers -> poller -> bus -> presence -> session -> seat lights; the screen
+readers -> poller -> bus -> presence -> session -> seat lights (and live.json beside an on-disk journal); the screen
 reads `session.table_view()`. Only the adapters passed in differ.
 """
 from __future__ import annotations
@@ -17,8 +17,10 @@ from table.hardware.presence import PresenceTracker
 from table.layout import Layout
 from table.session.faults import ReaderFaults
 from table.session.lights import SeatLightsView, seat_lights
+from table.session.live import LiveFile
 from table.session.table_session import TableSession
 from table.storage.journal import Journal
+from table.storage.outbox import LIVE
 from table.storage.registry import TagRegistry
 from table.vitals import Heartbeat
 
@@ -41,6 +43,7 @@ class Table:
         self.faults = ReaderFaults(layout, self.bus)
         self.light_view = SeatLightsView(self.session, self.faults, self.lights, self.bus)
         self.session.checkup = self.checkup
+        self.live = LiveFile(self.session, self.bus, journal.path.parent / LIVE) if journal.on_disk else None
         self._view: dict | None = None   # the last table view
 
     def step(self) -> None:

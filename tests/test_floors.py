@@ -22,7 +22,7 @@ FLOORS = (   # from the ground up: (name, its parts)
     ("registry", ("table.registry",)),
     ("session", ("table.session",)),
     ("pipeline", ("table.pipeline",)),
-    ("apps", ("table.sim", "table.enrol", "table.doctor", "table.run", "table.bench")),
+    ("apps", ("table.sim", "table.enrol", "table.doctor", "table.run", "table.bench", "table.cafe")),
     ("cli", ("table.cli", "table.__main__")),
 )
 

@@ -12,7 +12,8 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 from datetime import datetime, timezone
 from pathlib import Path
@@ -122,6 +123,20 @@ def open_store(path: str | Path, kind: str, schema: str, version: int, read_only
         db.executescript(schema)   # tables added since the file was made
         db.execute("INSERT OR IGNORE INTO meta VALUES ('kind', ?)", (kind,))
     return db
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction on `db` (a connection of `connect`): committed at the end, rolled back on any
+    exception."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
 def _created(db: sqlite3.Connection, kind: str, schema: str, version: int) -> sqlite3.Connection:

@@ -2,7 +2,9 @@
 
 A small SQLite file beside the journal; the archived journals live in the
 folder games/ next to it, each checked against the SHA-256 the history
-recorded before it is handed out.
+recorded before it is handed out. Its outbox holds each finished game for
+the café link (table/storage/outbox.py), written in the transaction that
+records the game, until the hall holds it.
 """
 from __future__ import annotations
 
@@ -11,13 +13,17 @@ import dataclasses
 import hashlib
 import io
 import json
+import logging
 import shutil
+import sqlite3
 import sys
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
-from table.storage import StorageRefused, open_store
+from table.storage import StorageRefused, open_store, transaction
+from table.storage.chain import new_id
+from table.storage.outbox import acked, link_file
 
 FORMAT = 1
 KIND = "history"
@@ -39,7 +45,15 @@ CREATE TABLE IF NOT EXISTS games (
     sha256     TEXT NOT NULL,      -- of the archive file
     UNIQUE (journal, first_seq)
 );
+CREATE TABLE IF NOT EXISTS outbox (
+    seq  INTEGER PRIMARY KEY AUTOINCREMENT,   -- the table's own counter, never reused
+    kind TEXT NOT NULL,                       -- game
+    body TEXT NOT NULL,                       -- JSON object: outbox_body()
+    at   TEXT NOT NULL                        -- UTC, ISO 8601: when it was recorded
+);
 """
+log = logging.getLogger(__name__)
+
 COLUMNS = ("id", "game", "options", "seats", "scores", "winners", "started", "ended", "duration_s", "journal",
            "first_seq", "last_seq", "sha256")
 
@@ -74,15 +88,47 @@ class History:
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.folder = Path(path).parent / "games"
         self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only)
+        if not read_only:   # games the hall acknowledged since the last write leave the outbox
+            try:
+                self._write(lambda: None)
+            except (OSError, sqlite3.Error) as error:
+                log.warning("%s: the acknowledged games stay in the outbox for now (%s)", path, error)
 
     def record(self, games: list[Played]) -> None:
-        """Add the rows of `games` in one transaction (a game already recorded from the same archive stays)."""
-        rows = [(p.game, _json(p.options), _json(p.seats), _json(p.scores), _json(p.winners), p.started, p.ended,
-                 p.duration_s, p.journal, p.first, p.last, p.sha256) for p in games]
-        self._db.execute("BEGIN")
-        self._db.executemany(f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS[1:])}) "
-                             f"VALUES ({', '.join('?' * (len(COLUMNS) - 1))})", rows)
-        self._db.execute("COMMIT")
+        """Add the rows of `games` and their outbox rows in one transaction (a game already recorded from the same
+        archive stays, and is not queued again); the games the hall acknowledged leave the outbox."""
+        self._write(lambda: self._insert(games))
+
+    def _insert(self, games: list[Played]) -> None:
+        at = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        for p in games:
+            added = self._db.execute(
+                f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS[1:])}) VALUES ({', '.join('?' * (len(COLUMNS) - 1))})",
+                (p.game, _json(p.options), _json(p.seats), _json(p.scores), _json(p.winners), p.started, p.ended,
+                 p.duration_s, p.journal, p.first, p.last, p.sha256))
+            if added.rowcount:
+                self._db.execute("INSERT INTO outbox (kind, body, at) VALUES ('game', ?, ?)",
+                                 (_json(outbox_body(p, added.lastrowid)), at))
+
+    def _write(self, change) -> None:
+        """`change()`, then the acknowledged outbox rows deleted, in one transaction: all of it or nothing (the
+        outbox's id made the first time)."""
+        with transaction(self._db):
+            change()
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('outbox', ?)", (new_id(),))
+            self._db.execute("DELETE FROM outbox WHERE seq <= ?",
+                             (acked(link_file(self.folder.parent), self.outbox_id),))
+
+    @property
+    def outbox_id(self) -> str | None:
+        """The outbox's random id (None until the history is first written)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'outbox'").fetchone()
+        return None if row is None else row[0]
+
+    def outbox(self) -> list[tuple[int, str, dict]]:
+        """The outbox, oldest first: (seq, kind, body)."""
+        return [(seq, kind, json.loads(body))
+                for seq, kind, body in self._db.execute("SELECT seq, kind, body FROM outbox ORDER BY seq")]
 
     def games(self) -> list[dict]:
         """Every finished game, oldest first, its JSON columns decoded."""
@@ -107,6 +153,14 @@ class History:
 
     def close(self) -> None:
         self._db.close()
+
+
+def outbox_body(played: Played, game_id: int) -> dict:
+    """A finished game as the outbox hands it to the hall: its history row's number and result, its times and its
+    archive's SHA-256."""
+    return {"id": game_id, "game": played.game, "options": played.options, "seats": played.seats,
+            "scores": played.scores, "winners": played.winners, "started": played.started, "ended": played.ended,
+            "duration_s": played.duration_s, "sha256": played.sha256}
 
 
 def history_command(path: Path, as_csv: bool, as_json: bool, export: list[str] | None) -> int:

@@ -1,0 +1,104 @@
+"""The hall's broker set up from the project's own files: Debian's Mosquitto, persistence on, TLS with a CA made at
+set-up, anonymous access off, one password per table and one for the hall, and an ACL that keeps each table to its
+own topics (docs/cafe.md)."""
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+import subprocess
+from pathlib import Path
+
+from table.cafe.mqtt import HALL_USER, CafeError, table_name
+
+AUTOSAVE_S = 2        # how often Mosquitto writes its queues and retained messages to disk
+CERTIFICATE_DAYS = 3650
+
+
+def acl(tables: list[str]) -> str:
+    """The ACL: table T publishes its games, live state and status, and reads only its acknowledgement; the hall
+    reads every table's topics and writes every acknowledgement."""
+    lines = [f"user {HALL_USER}", "topic read cafe/+/game/+", "topic read cafe/+/live", "topic read cafe/+/status",
+             "topic write cafe/+/ack", ""]
+    for table in tables:
+        lines += [f"user {table}", f"topic write cafe/{table}/game/+", f"topic write cafe/{table}/live",
+                  f"topic write cafe/{table}/status", f"topic read cafe/{table}/ack", ""]
+    return "\n".join(lines)
+
+
+def configuration(folder: Path, port: int, bind: str, user: str) -> str:
+    """mosquitto.conf for a broker whose files are in `folder`, listening on `bind`:`port`, run as `user`."""
+    return "\n".join([
+        f"user {user}", "per_listener_settings false", "allow_anonymous false",
+        f"password_file {folder / 'passwords'}", f"acl_file {folder / 'acl'}",
+        "max_packet_size 1048576", "persistence true", f"persistence_location {folder / 'data'}/",
+        f"autosave_interval {AUTOSAVE_S}",
+        "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
+        f"listener {port} {bind}", f"cafile {folder / 'ca.crt'}", f"certfile {folder / 'server.crt'}",
+        f"keyfile {folder / 'server.key'}", "tls_version tlsv1.2", ""])
+
+
+def set_up(folder: Path, tables: list[str], port: int = 8883, bind: str = "0.0.0.0", user: str = "mosquitto",
+           hosts: tuple[str, ...] = ()) -> None:
+    """Write the broker's files into `folder`: mosquitto.conf, acl, passwords (hashed by mosquitto_passwd),
+    credentials/NAME (each client's password, mode 0600), and the CA (ca.crt, the file the clients trust) with the
+    broker's certificate for `hosts` (besides this machine's names): the credentials and certificates made once,
+    kept when set up again."""
+    names = [table_name(t) for t in tables]
+    if HALL_USER in names:
+        raise CafeError(f"{HALL_USER!r} is the hall's own name: name the table otherwise")
+    (folder / "data").mkdir(parents=True, exist_ok=True)
+    (folder / "credentials").mkdir(mode=0o700, exist_ok=True)
+    passwords = folder / "passwords"
+    passwords.touch(mode=0o600)
+    passwords.write_text("".join(f"{name}:{credential(folder, name)}\n" for name in [HALL_USER, *names]))
+    _run(["mosquitto_passwd", "-U", str(passwords)], "mosquitto")
+    if not (folder / "server.crt").exists():
+        certificates(folder, ("localhost", "127.0.0.1", socket.gethostname(), f"{socket.gethostname()}.local", *hosts))
+    (folder / "acl").write_text(acl(names))
+    (folder / "mosquitto.conf").write_text(configuration(folder, port, bind, user))
+
+
+def certificates(folder: Path, names: tuple[str, ...]) -> None:
+    """A CA (ca.key, ca.crt) and the broker's key and certificate (server.key, server.crt) for the host names and
+    addresses `names`, made with openssl."""
+    alt = ",".join(dict.fromkeys(f"{'IP' if _is_address(name) else 'DNS'}:{name}" for name in names))
+    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    days = ["-days", str(CERTIFICATE_DAYS)]
+    for name in ("ca.key", "server.key"):
+        (folder / name).touch(mode=0o600)
+    _run(["openssl", "req", "-x509", *key, *days, "-keyout", str(folder / "ca.key"), "-out", str(folder / "ca.crt"),
+          "-subj", "/CN=cardtable hall CA", "-addext", "basicConstraints=critical,CA:TRUE"], "openssl")
+    _run(["openssl", "req", *key, "-keyout", str(folder / "server.key"), "-out", str(folder / "server.csr"),
+          "-subj", f"/CN={names[0]}"], "openssl")
+    (folder / "server.ext").write_text(f"subjectAltName={alt}\nextendedKeyUsage=serverAuth\n")
+    _run(["openssl", "x509", "-req", *days, "-in", str(folder / "server.csr"), "-CA", str(folder / "ca.crt"),
+          "-CAkey", str(folder / "ca.key"), "-CAcreateserial", "-extfile", str(folder / "server.ext"),
+          "-out", str(folder / "server.crt")], "openssl")
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _run(command: list[str], package: str) -> None:
+    """Run one of the set-up's tools; CafeError when it is missing or fails."""
+    try:
+        subprocess.run(command, check=True, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise CafeError(f"{command[0]} is missing: install Debian's {package} (apt-get install {package})") from None
+    except subprocess.CalledProcessError as error:
+        raise CafeError(f"{command[0]}: {(error.stderr.strip().splitlines() or ['failed'])[-1]}") from None
+
+
+def credential(folder: Path, name: str) -> str:
+    """Client `name`'s password: read from credentials/NAME, made (random) the first time."""
+    path = folder / "credentials" / name
+    if not path.exists():
+        path.touch(mode=0o600)
+        path.write_text(secrets.token_urlsafe(24) + "\n")
+    return path.read_text().strip()

@@ -1,0 +1,173 @@
+"""`cardtable hall`: the hall's service, storing every table's games and acknowledging them (docs/cafe.md).
+
+Each game is stored once, keyed by (table, outbox, seq), after its digest
+is checked; the acknowledgement of a table's outbox is the highest seq below
+which the hall holds every game of it, published retained on
+cafe/<table>/ack: duplicates are harmless and a gap is never acknowledged.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+
+from table.cafe.broker import set_up
+from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, Broker, ack, client, digest, read_password, start,
+                             stopped_by_signal, topic)
+from table.storage import open_store, transaction
+
+KIND = "hall"
+FORMAT = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    tbl      TEXT NOT NULL,      -- the table's name
+    outbox   TEXT NOT NULL,      -- the id of the table's outbox
+    seq      INTEGER NOT NULL,   -- its seq in that outbox
+    kind     TEXT NOT NULL,
+    body     TEXT NOT NULL,      -- JSON object, as the table's outbox holds it
+    at       TEXT NOT NULL,      -- UTC, ISO 8601: when the table recorded it
+    received TEXT NOT NULL,      -- UTC, ISO 8601: when the hall stored it
+    PRIMARY KEY (tbl, outbox, seq)
+);
+CREATE TABLE IF NOT EXISTS outboxes (
+    tbl     TEXT NOT NULL,
+    outbox  TEXT NOT NULL,
+    acked   INTEGER NOT NULL DEFAULT 0,   -- every game of it up to this seq is stored
+    updated TEXT NOT NULL,                -- when a game of it last came
+    PRIMARY KEY (tbl, outbox)
+);
+CREATE TABLE IF NOT EXISTS tables (
+    tbl    TEXT PRIMARY KEY,
+    status TEXT,                         -- online, offline
+    live   TEXT                          -- its public state now (JSON), as it published it
+);
+"""
+SEQ = re.compile(r"[0-9]{1,18}")
+SUBSCRIPTIONS = [(topic("+", "game/+"), 1), (topic("+", "live"), 1), (topic("+", "status"), 1)]
+
+log = logging.getLogger(__name__)
+
+
+class Hall:
+    """The hall's store at `path` (hall.sqlite), fed from the broker `broker`."""
+
+    def __init__(self, path: Path, broker: Broker) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = open_store(path, KIND, SCHEMA, FORMAT)
+        self._lock = threading.Lock()
+        self.broker = broker
+        self.client = client(HALL_USER, broker)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+
+    def run(self, stop: threading.Event) -> None:
+        """Store and acknowledge until `stop` is set."""
+        start(self.client, self.broker)
+        try:
+            stop.wait()
+            self.client.disconnect()
+        finally:
+            self.client.loop_stop()
+            self._db.close()
+
+    def store(self, table: str, seq: int, message: dict) -> tuple[str, int] | None:
+        """Store one game's message (once) and return the acknowledgement of its outbox: (outbox, seq); None when
+        it is refused (no outbox id, not a game of that seq, or its digest differs)."""
+        body = json.dumps(message.get("body"), sort_keys=True, ensure_ascii=False)
+        outbox = message.get("outbox")
+        if not (isinstance(outbox, str) and OUTBOX.fullmatch(outbox) and message.get("seq") == seq
+                and message.get("digest") == digest(body) and isinstance(message.get("at"), str)):
+            log.error("table %s: game %s refused: its outbox, seq, time or digest does not match", table, seq)
+            return None
+        with self._lock, transaction(self._db):
+            self._db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (table, outbox, seq, str(message.get("kind")), body, message["at"], _now()))
+            self._db.execute("INSERT OR IGNORE INTO outboxes (tbl, outbox, updated) VALUES (?, ?, '')", (table, outbox))
+            acked = self._db.execute("SELECT acked FROM outboxes WHERE tbl = ? AND outbox = ?",
+                                     (table, outbox)).fetchone()[0]
+            for (held,) in self._db.execute("SELECT seq FROM games WHERE tbl = ? AND outbox = ? AND seq > ? "
+                                            "ORDER BY seq", (table, outbox, acked)).fetchall():
+                if held != acked + 1:
+                    break
+                acked = held
+            self._db.execute("UPDATE outboxes SET acked = ?, updated = ? WHERE tbl = ? AND outbox = ?",
+                             (acked, _now(), table, outbox))
+        return outbox, acked
+
+    def _on_connect(self, client: mqtt.Client, _userdata, _flags, reason, _properties) -> None:
+        if reason.is_failure:
+            log.error("the broker refused the hall: %s", reason)
+            return
+        client.subscribe(SUBSCRIPTIONS)
+        with self._lock:   # the newest of each table last: it stays retained
+            acks = self._db.execute("SELECT tbl, outbox, acked FROM outboxes ORDER BY updated").fetchall()
+        for table, outbox, acked in acks:   # again, in case the broker lost its retained messages
+            client.publish(topic(table, "ack"), ack(outbox, acked), qos=1, retain=True)
+        log.info("connected to the broker")
+
+    def _on_message(self, client: mqtt.Client, _userdata, message: mqtt.MQTTMessage) -> None:
+        """A table's message: read as data only; anything malformed is logged and dropped."""
+        parts = message.topic.split("/")
+        if len(parts) < 3 or not NAME.fullmatch(parts[1]):
+            log.warning("a message on %r was ignored", message.topic[:80])
+            return
+        table, what = parts[1], "/".join(parts[2:])
+        if what in ("live", "status"):
+            self._note(table, what, message.payload.decode("utf-8", "replace")[:65536])
+            return
+        seq = parts[3] if len(parts) == 4 and parts[2] == "game" else ""
+        try:
+            game = json.loads(message.payload)
+        except ValueError:
+            game = None
+        if not SEQ.fullmatch(seq) or not isinstance(game, dict):
+            log.warning("table %s: a message on %r that is no game was ignored", table, message.topic[:80])
+            return
+        try:
+            acked = self.store(table, int(seq), game)
+        except (OSError, sqlite3.Error) as error:   # not acknowledged: the link publishes it again
+            log.error("table %s: game %s could not be stored: %s", table, seq, error)
+            return
+        if acked is not None:
+            client.publish(topic(table, "ack"), ack(*acked), qos=1, retain=True)
+
+    def _note(self, table: str, what: str, text: str) -> None:
+        """Keep a table's latest live state or status (a failure is logged: the next one replaces it)."""
+        try:
+            with self._lock, transaction(self._db):
+                self._db.execute("INSERT OR IGNORE INTO tables (tbl) VALUES (?)", (table,))
+                self._db.execute(f"UPDATE tables SET {what} = ? WHERE tbl = ?", (text, table))
+        except (OSError, sqlite3.Error) as error:
+            log.error("table %s: its %s could not be kept: %s", table, what, error)
+
+    def games(self) -> list[tuple[str, str, int, dict]]:
+        """Every game stored: (table, outbox, seq, body), by table, outbox and seq."""
+        with self._lock:
+            rows = self._db.execute("SELECT tbl, outbox, seq, body FROM games ORDER BY tbl, outbox, seq").fetchall()
+        return [(table, outbox, seq, json.loads(body)) for table, outbox, seq, body in rows]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def hall_command(host: str, port: int, password_file: Path, ca: Path | None, state: Path) -> int:
+    """`cardtable hall`: store and acknowledge the tables' games in STATE/hall.sqlite until stopped."""
+    Hall(state / "hall.sqlite", Broker(host, port, HALL_USER, read_password(password_file), ca)).run(
+        stopped_by_signal())
+    return 0
+
+
+def setup_command(folder: Path, tables: list[str], port: int, host: str) -> int:
+    """`cardtable hall --setup FOLDER --table T...`: write the broker's files and say how to start it."""
+    set_up(folder, tables, port, hosts=(host,))
+    print(f"broker files in {folder}: start it with mosquitto -c {folder / 'mosquitto.conf'}; the clients trust "
+          f"{folder / 'ca.crt'}; each one's password is in {folder / 'credentials'}/NAME")
+    return 0
