@@ -304,12 +304,8 @@ def test_cardtable_run_takes_clicks_and_keys(tmp_path):
     journal.close()
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-def test_every_game_plays_in_the_window(name, out):
-    """The lobby's game, seats joining by key, a start by OK; the operator's own steps (show, lay) then the bots'."""
-    out.mkdir(parents=True, exist_ok=True)
-    game = GAMES[name]
-    players = game.info.players[-1] if game.info.players[-1] > 6 else game.info.players[0]
+def started_in_the_window(name: str, players: int) -> SimWindow:
+    """A window on the 8-seat table whose first `players` seats joined by key and started `name` by OK."""
     window = SimWindow(load_layout("sim-8-single"), Journal(), "fr", seed=5, clock=Clock(), game=name)
     window.frame()
     for seat in range(1, players + 1):
@@ -318,14 +314,29 @@ def test_every_game_plays_in_the_window(name, out):
     select(window, 1)
     key(window, pygame.K_o)
     assert window.sim.session.game.name == name
+    return window
+
+
+def operator_and_bots_step(window: SimWindow, players: int) -> None:
+    """The operator tries a card at every seat (show, lay), then the bots play the next step."""
+    for seat in range(1, players + 1):
+        select(window, seat)
+        if window.hand and not window.world.round_over:
+            key(window, pygame.K_RETURN)
+    click(window, "auto")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_plays_in_the_window(name, out):
+    """The lobby's game, seats joining by key, a start by OK; the operator's own steps then the bots', to the end
+    (at the game's fewest players; test_eight_seats_play_in_the_window takes the most)."""
+    out.mkdir(parents=True, exist_ok=True)
+    players = GAMES[name].info.players[0]
+    window = started_in_the_window(name, players)
     pygame.image.save(window.canvas, out / f"{name}-start.png")
     steps = 0
     while not window.sim.session.over:
-        for seat in range(1, players + 1):                 # the operator tries a card at every seat...
-            select(window, seat)
-            if window.hand and not window.world.round_over:
-                key(window, pygame.K_RETURN)
-        click(window, "auto")                              # ...then the bots play the next step
+        operator_and_bots_step(window, players)
         steps += 1
         assert steps < 2000, window.note
         if steps == 40:
@@ -333,6 +344,23 @@ def test_every_game_plays_in_the_window(name, out):
     winners = {seat_of(window, p) for p in window.sim.session.public()["winners"]}
     assert winners and {s for s, (_, _, shown) in window.leds.items() if shown == "winner"} == winners
     pygame.image.save(window.canvas, out / f"{name}-over.png")
+    window.close()
+
+
+@pytest.mark.parametrize("name", [name for name, game in GAMES.items() if game.info.players[-1] >= 8])
+def test_eight_seats_play_in_the_window(name, out):
+    """Eight seats join and start; 60 steps of the operator and the bots (or the whole game, if shorter) play on."""
+    out.mkdir(parents=True, exist_ok=True)
+    window = started_in_the_window(name, 8)
+    session = window.sim.session
+    assert len(session.players) == 8
+    start = session.state
+    for _ in range(60):
+        if session.over:
+            break
+        operator_and_bots_step(window, 8)
+    assert session.state != start and session.public()["players"] == 8, window.note
+    pygame.image.save(window.canvas, out / f"{name}-8-seats.png")
     window.close()
 
 
