@@ -2,6 +2,7 @@
 loopback port; and the link and the hall as processes of their own (`cardtable link`, `cardtable hall`)."""
 from __future__ import annotations
 
+import fcntl
 import getpass
 import os
 import shutil
@@ -24,11 +25,14 @@ TOOLS = {"mosquitto": "mosquitto", "mosquitto_passwd": "mosquitto", "openssl": "
 def needs() -> list[str]:
     """What this machine lacks to run the broker (empty: nothing), once Debian's mosquitto was installed (as
     root) where it is missing."""
-    missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
-    if missing and os.geteuid() == 0:
-        subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
-                       capture_output=True, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
+    if os.geteuid() == 0 and any(shutil.which(tool) is None for tool in TOOLS):
+        with open("/tmp/cardtable-tests-apt.lock", "w") as lock:   # test workers install it one at a time
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+            if missing:
+                subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
+                subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+                               capture_output=True, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
     return [f"the command {tool} (Debian package {package}: install it, or run the tests as root)"
             for tool, package in TOOLS.items() if shutil.which(tool) is None]
 
