@@ -37,7 +37,7 @@ CARD = (134, 170)                      # a card of the selected seat's hand
 CONTROLS_X = 660                       # the pile and table controls, below the screen
 TABLE_CARD = TEAMS[0]                  # the frame of a card on the table the selected seat may designate
 
-HELP = (("1-6", "sim_help_seat"), ("J", "sim_help_join"), ("N / O", "sim_help_buttons"),
+HELP = (("1-{seats}", "sim_help_seat"), ("J", "sim_help_join"), ("N / O", "sim_help_buttons"),
         ("< > sim_key_enter", "sim_help_place"), ("D", "sim_help_show"), ("C", "sim_help_pick_up"),
         ("S", "sim_help_staff"), ("A", "sim_help_auto"), ("sim_key_esc", "sim_help_quit"))
 
@@ -168,11 +168,13 @@ class SimWindow:
             self.key(event.key, getattr(event, "scancode", 0))
 
     def key(self, key: int, scancode: int = 0) -> None:
-        """Digits by key position (1-6 need no shift on AZERTY), letters by label."""
+        """Digits by key position (they need no shift on AZERTY) or, when no position is known, by label;
+        letters by label."""
         if pygame.KSCAN_1 <= scancode <= pygame.KSCAN_9:
             return self.select(scancode - pygame.KSCAN_1 + 1)
-        if pygame.K_KP1 <= key <= pygame.K_KP9:
-            return self.select(key - pygame.K_KP1 + 1)
+        for first in (pygame.K_KP1, pygame.K_1) if not scancode else (pygame.K_KP1,):
+            if first <= key <= first + 8:
+                return self.select(key - first + 1)
         if key in self._keys:
             self._keys[key]()
 
@@ -259,7 +261,8 @@ class SimWindow:
         step = min(32, (SIZE[1] - top - 44) // len(HELP))
         for i, (keys, what) in enumerate(HELP):
             y = top + 44 + i * step
-            label = " ".join(t(k) if k.startswith("sim_") else k for k in keys.split())
+            seats = len(self.sim.table.layout.seats)
+            label = " ".join(t(k) if k.startswith("sim_") else k.format(seats=seats) for k in keys.split())
             draw.tag(surf, label, 22, (PANEL_X + 6, y), INK, GOLD, "midleft")
             draw.text(surf, t(what), 24, TEXT, "midleft", (PANEL_X + 150, y), width=SIZE[0] - PANEL_X - 160)
 

@@ -14,6 +14,7 @@ from table.games.feira_torio.rules import LOTS
 from table.layout import load_layout
 from table.screen.display import fit
 from table.screen.pager import PAGE_S
+from table.sim import window as window_module
 from table.sim.window import SIZE, SimWindow
 from table.storage.journal import Journal
 
@@ -477,4 +478,26 @@ def test_a_chevaux_leader_still_sees_the_card_it_revealed_while_it_chooses():
     faces.draw = lambda surf, rect, card, *a: drawn.append(card) or draw_card(surf, rect, card, *a)
     window.frame()
     assert revealed and set(revealed) <= set(drawn) and not set(revealed) & set(window.hand)
+    window.close()
+
+
+def test_digits_select_every_seat_of_an_eight_seat_table_and_the_help_says_so(monkeypatch):
+    """By key position (scancode) or, when a key comes with none, by its label; the help names 1-8."""
+    window = SimWindow(load_layout("sim-8-single"), Journal(), "en", seed=1, clock=Clock())
+    window.frame()
+    for seat in (7, 8, 2):
+        key(window, pygame.K_1 + seat - 1, pygame.KSCAN_1 + seat - 1)
+        assert window.seat == seat
+    for seat in (8, 7):
+        key(window, pygame.K_1 + seat - 1)                 # no scancode (a key sent by a tool)
+        assert window.seat == seat
+    key(window, pygame.K_KP8)
+    assert window.seat == 8
+    key(window, pygame.K_9)                                # no ninth seat: nothing changes
+    assert window.seat == 8
+    shown, tag = [], window_module.draw.tag
+    monkeypatch.setattr(window_module.draw, "tag", lambda surf, label, *args, **kw: (
+        shown.append(label), tag(surf, label, *args, **kw))[1])
+    window.frame()
+    assert "1-8" in shown and "1-6" not in shown
     window.close()
