@@ -55,6 +55,13 @@ def test_a_wrong_layout_is_named_with_its_key(tmp_path):
                            "presence, lights, pi, hubs, pads, seats, centre); did you mean 'centre'?")
 
 
+def test_a_demo_of_a_player_count_the_game_does_not_take_says_which_it_takes(tmp_path):
+    assert_refused(cardtable(tmp_path, "demo", "--game", "five-cards", "--players", "3"),
+                   "cardtable demo: five-cards is for 2 players and this table has 6 seats, not 3 players")
+    assert_refused(cardtable(tmp_path, "demo", "--game", "kitty", "--players", "9"),
+                   "cardtable demo: kitty is for 3 to 6 players and this table has 8 seats, not 9 players")
+
+
 def test_demo_frames_must_be_a_folder_that_can_be_made(tmp_path, a_file):
     assert_refused(cardtable(tmp_path, "demo", "--players", "3", "--frames", str(a_file)),
                    f"cardtable demo: {a_file} is a file: --frames takes a folder")

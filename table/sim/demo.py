@@ -21,7 +21,8 @@ def run_demo(args: Namespace) -> int:
     players = game.info.players
     layout = load_layout(args.layout or ("sim-6-single" if args.players <= 6 else "sim-8-single"))
     if args.players not in players or args.players > len(layout.seats):
-        raise SystemExit(f"cardtable demo: {game.name} is for {players.start} to {players.stop - 1} players "
+        counts = f"{players.start}" if len(players) == 1 else f"{players.start} to {players.stop - 1}"
+        raise SystemExit(f"cardtable demo: {game.name} is for {counts} players "
                          f"and this table has {len(layout.seats)} seats, not {args.players} players")
     if args.frames and args.frames.exists() and not args.frames.is_dir():
         raise SystemExit(f"cardtable demo: {args.frames} is a file: --frames takes a folder")
