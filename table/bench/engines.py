@@ -1,5 +1,6 @@
 """`cardtable bench engines`: every registered engine's actions and games per second of random legal play (one
-core), and the time to replay a whole game."""
+core), its input path (each action checked, then applied, as the table takes a live input), and the CPU time to
+replay a whole game."""
 from __future__ import annotations
 
 import random
@@ -29,6 +30,7 @@ def bench_engine(game: Game, seconds: float) -> dict:
         "actions_per_wall_s": round(actions / elapsed),  # per second of wall time (lower on a busy machine)
         "games_per_s": round(games / cpu, 1),
         "actions_per_game": round(actions / games, 1),
+        "input_actions_per_s": round(sum(len(played) for *_, played in recorded) / max(sum(replays), 1e-9)),
         "replay_ms_median": round(statistics.median(replays) * 1e3, 3),
         "replay_ms_max": round(max(replays) * 1e3, 3),
     }
@@ -60,14 +62,14 @@ def _random_game(game: Game, rng: random.Random) -> tuple[tuple, object, list]:
 
 
 def _replay_s(game: Game, setup: tuple, final, played: list) -> float:
-    """The time to replay a game, checking every action as restoring a journal does; AssertionError when the
-    replay refuses an action or ends elsewhere than the game played."""
-    start = perf_counter()
+    """The CPU time to replay a game: every action checked, then applied, as restoring a journal and taking a live
+    input do; AssertionError when the replay refuses an action or ends elsewhere than the game played."""
+    start = process_time()
     try:
         state = replay(game.rules, game.deck, *setup, played)
     except ValueError as refused:
         raise AssertionError(f"{game.name}: {refused}") from None
-    elapsed = perf_counter() - start
+    elapsed = process_time() - start
     if state != final:
         raise AssertionError(f"{game.name}: replay differs from the game played")
     return elapsed
