@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
-from table.storage import MEMORY, StorageFault, StorageRefused, connect, move_aside, open_store
+from table.storage import MEMORY, StorageFault, StorageRefused, connect, move_aside, open_store, transaction
 from table.storage.chain import first_break, link, new_id
 from table.storage.history import History, Played
 
@@ -136,16 +136,10 @@ class Journal:
             db = self._writer()
             seq, at, text = self._head[0] + 1, _now(), json.dumps(data, sort_keys=True)
             digest = link(self._head[1], seq, at, kind, text)
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with transaction(db):
                 db.execute("INSERT INTO entries (seq, at, kind, data, link) VALUES (?, ?, ?, ?, ?)",
                            (seq, at, kind, text, digest))
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('head', ?)", (f"{seq} {digest}",))
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         except (OSError, sqlite3.Error, StorageRefused) as error:   # refused: it could not be read again to write
             self._reopen()   # an entry that reached the file after all is removed: it was refused
             raise StorageFault(self.path, error) from error

@@ -17,12 +17,11 @@ import hashlib
 import hmac
 import re
 import secrets
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from table.assets import ASSETS, deck_data
-from table.storage import open_store
+from table.storage import open_store, transaction
 
 FORMAT = 1
 KIND = "registry"
@@ -121,7 +120,7 @@ class TagRegistry:
         secret, which is made (and kept) at the first call. A clone of the UID without them proves nothing."""
         if self._secret is None:
             secret = secrets.token_bytes(32)
-            with self._transaction():
+            with transaction(self._db):
                 self._db.execute("INSERT INTO meta VALUES ('secret', ?)", (secret.hex(),))
             self._secret = secret
         digest = hmac.digest(self._secret, bytes.fromhex(uid), "sha256")
@@ -142,7 +141,7 @@ class TagRegistry:
         tag = self._tags.get(uid)
         if tag is None or tag.kind != "staff":
             raise ValueError(f"tag {uid} is no staff card")
-        with self._transaction():
+        with transaction(self._db):
             self._db.execute("INSERT OR IGNORE INTO protected VALUES (?)", (uid,))
         self._protected.add(uid)
 
@@ -150,7 +149,7 @@ class TagRegistry:
         """Record a new tag; a UID already enrolled or retired, or a card that has a tag, raises ValueError."""
         uid = uid.upper()
         self._check_new(uid, tag)
-        with self._transaction():
+        with transaction(self._db):
             self._insert(uid, tag)
         self._bind(uid, tag)
 
@@ -160,7 +159,7 @@ class TagRegistry:
         tag = self._tags.get(uid)
         if tag is None:
             raise ValueError(f"tag {uid} is not enrolled")
-        with self._transaction():
+        with transaction(self._db):
             self._retire(uid, tag)
         self._mark_retired(uid)
         return tag
@@ -171,7 +170,7 @@ class TagRegistry:
         if old is None:
             raise ValueError(f"{tag.deck}/{tag.card} has no tag to replace")
         self._check_new(uid, None)
-        with self._transaction():
+        with transaction(self._db):
             self._retire(old, tag)
             self._insert(uid, tag)
         self._mark_retired(old)
@@ -238,7 +237,7 @@ class TagRegistry:
                 new[uid] = (tag, retired)
         if report.errors:
             return report
-        with self._transaction():
+        with transaction(self._db):
             for uid, (tag, retired) in new.items():
                 if retired:
                     self._retire(uid, tag)
@@ -299,16 +298,6 @@ class TagRegistry:
             raise ValueError(f"tag {uid} was retired (it was {_name(self._retired[uid])})")
         if tag in self._uids:
             raise ValueError(f"{_name(tag)} already has a tag")
-
-    @contextmanager
-    def _transaction(self):
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
 
     def _insert(self, uid: str, tag: Tag) -> None:
         self._db.execute("INSERT INTO tags VALUES (?, ?, ?, ?)", (uid, tag.kind, tag.deck, tag.card))

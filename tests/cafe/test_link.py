@@ -10,7 +10,6 @@ import threading
 import time
 from dataclasses import replace
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from table.cafe.hall import Hall

@@ -15,6 +15,8 @@ from pathlib import Path
 from table.assets import deck_data
 from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused
 from table.games.contract import ButtonPress, CardOnPad
+from table.games.kit.codec import from_json
+from table.games.kit.replay import replay
 from table.layout import load_layout
 from table.registry import GAMES
 from table.session.table_session import TableSession
@@ -44,6 +46,32 @@ def snapshot(session: TableSession) -> tuple:
     """Everything a refused input must leave as it was."""
     return (session.public(), session.table_view()["joined"], session.players, session.state,
             entry_count(session.journal))
+
+
+def restored(entries, layout: str | Path = SINGLE, path: Path | None = None) -> TableSession:
+    """A session started on a journal (in memory, or at `path`) holding `entries`, as after a restart."""
+    journal = Journal(path or ":memory:")
+    for _, kind, data in entries:
+        journal.append(kind, data)
+    return TableSession(load_layout(layout), make_registry(), journal, EventBus())
+
+
+def engine_replay(entries) -> tuple[object | None, tuple[int, ...]]:
+    """The engine state and the seats playing after a journal's entries, replayed by the game's rules alone, not
+    the session (None and () in the lobby)."""
+    start, actions = None, []
+    for _, kind, data in entries:
+        if kind == "start":
+            start, actions = data, []
+        elif kind == "action":
+            actions.append(from_json(GAMES[start["game"]].rules.ACTIONS, data))
+        elif kind == "lobby":
+            start = None
+    if start is None:
+        return None, ()
+    game = GAMES[start["game"]]
+    seats = tuple(start["seats"])
+    return replay(game.rules, game.deck, len(seats), start["first"], start["options"], actions), seats
 
 
 def legal_act(session: TableSession, rng: random.Random) -> tuple[tuple, object]:

@@ -20,16 +20,14 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event as note_event, given, settings, strategies as st
 
 from table.assets import deck_data
-from table.events import Accepted, ButtonDown, CardPlaced, CardRemoved, EventBus, PadSeenEmpty, Refused
+from table.events import Accepted, EventBus, Refused
 from table.games.feira_torio import rules as ft
 from table.games.kit.codec import from_json
-from table.games.kit.replay import replay
 from table.hardware import lights as lights_module
 from table.hardware.ports import LightState
 from table.layout import load_layout
@@ -37,8 +35,9 @@ from table.session.table_session import TableSession
 from table.games.feira_torio.bots import Players as FeiraTorioPlayers
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
-from table.storage.registry import Tag, TagRegistry, enrol_simulated
-from tests.session.desk import SINGLE, SLOTS, STAFF_UID, Desk, entry_count, legal_act, make_registry, snapshot
+from table.storage.registry import Tag, TagRegistry
+from tests.session.desk import (SINGLE, SLOTS, STAFF_UID, Desk, engine_replay, entry_count, legal_act, make_registry,
+                                restored, snapshot)
 
 GAME = "feira-torio"
 CARDS = [c["id"] for c in deck_data(GAME)["cards"]]
@@ -507,30 +506,6 @@ def test_every_accepted_input_is_in_the_journal_file_before_it_is_acknowledged(t
         assert entries[k][1] == what
     reader.close()
     journal.close()
-
-
-def restored(entries, layout: str = SINGLE, path: Path | None = None) -> TableSession:
-    journal = Journal(path or ":memory:")
-    for _, kind, data in entries:
-        journal.append(kind, data)
-    return TableSession(load_layout(layout), REGISTRY, journal, EventBus())
-
-
-def engine_replay(entries) -> tuple[ft.State | None, tuple]:
-    """The engine state of a prefix of a journal, replayed by the engine itself (not the session)."""
-    deck = ft.Deck.from_data(deck_data(GAME))
-    state, players, actions, dealer = None, (), [], 0
-    for _, kind, data in entries:
-        if kind == "start":
-            players, dealer, actions = tuple(data["seats"]), data["first"], []
-            state = ft.new_game(deck, len(players), dealer)
-        elif kind == "action":
-            actions.append(from_json(ft.ACTIONS, data))
-        elif kind == "lobby":
-            state, players = None, ()
-    if players:
-        state = replay(ft, deck, len(players), dealer, None, actions)
-    return state, players
 
 
 @pytest.fixture(scope="module")

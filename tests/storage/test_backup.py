@@ -12,7 +12,6 @@ from table.session.replay import replay_journal
 from table.storage import StorageBusy, StorageRefused
 from table.storage.backup import backup, restore
 from table.storage.files import TableFiles, own
-from table.storage.journal import Journal
 from table.storage.registry import TagRegistry, staff_tag
 from tests.storage.test_salvage import legal_entries
 
