@@ -5,12 +5,14 @@ import random
 
 from table.bots import world
 from table.bots.players import Bots
+from tests.games.reference import GAME
 from tests.games.reference.rules import ROUNDS, Bid
 
 
 def choose(view: dict, legal: list[Bid], rng: random.Random) -> Bid:
-    """The seat's highest card (cards are named by rank first: "10a" is a 10), ties at random."""
-    return max(legal, key=lambda bid: (int(bid.card.rstrip("abcdefghij")), rng.random()))
+    """The seat's highest card (by the deck's ranks), ties at random."""
+    rank = dict(GAME.deck)
+    return max(legal, key=lambda bid: (rank[bid.card], rng.random()))
 
 
 class World(world.World):
