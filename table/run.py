@@ -88,6 +88,8 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
     table = Table(layout, hardware, files.registry, files.journal, args.game)
     for notice in files.notices:
         table.session.tell_staff(notice)
+    if table.session.resumed_note:
+        print(f"cardtable run: {table.session.resumed_note}")
     for name, problem in table.hardware.wait_for_hubs(build.HUBS_WAIT_S).items():
         print(f"seat hub {name}: {problem}; its pads show as faulty until it is back")
     window = TableWindow(table, args.lang)

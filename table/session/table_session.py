@@ -108,12 +108,17 @@ class TableSession:
         self.notices: list[dict] = []       # for staff: files set aside at start-up (as messages)
         self._retried = float("-inf")       # the Tick time a draw was last tried again on a failing card
         self.seen = 0                       # how many of them staff saw (opening their menu): no banner then
+        self._menu_unjournaled = False      # the menu offered differs from the journal's: journaled when acted on
+        self.offer_after: str | None = None  # the game to offer when the game in play ends (not journaled)
+        self.resumed_note: str | None = None  # for whoever asked for a game while another was resumed in progress
         last = self._restore(journal)
-        offered = Menu.first(layout, game)
-        # The game offered first (`game`), in an empty lobby: journaled with the first join, which depends on it.
-        self._menu_unjournaled = game is not None and self.state is None and not self.joined and offered != self.menu
-        if self._menu_unjournaled:
-            self.menu = offered
+        # The game offered first (`game`): at once in an empty lobby, or after a game resumed in progress.
+        if game is not None and self.state is None and not self.joined:
+            self._offer(game)
+        elif game is not None and self.state is not None:
+            later = "" if game == self.game.name else f"; {game} is offered in the lobby after it"
+            self.resumed_note = f"a game of {self.game.name} was in progress and goes on{later}"
+            self.offer_after = None if game == self.game.name else game
         restored = last > 0
         # The pad gate after a restart: a card found lying on a pad was there before the cut, acted on or
         # refused then. Until its pad is seen empty it is no act (it must not take a new role).
@@ -541,6 +546,15 @@ class TableSession:
             if result is not None:
                 lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined))
                 self.finished.append(Finished(self._began, seq, result, lobby))
+            if self.offer_after is not None:   # live only: a restore applies its entries before it is set
+                self._offer(self.offer_after)
+                self.offer_after = None
+
+    def _offer(self, game: str) -> None:
+        """Offer `game` in the lobby (if this table can play it); journaled with the first act that depends on it."""
+        offered = Menu.first(self.layout, game)
+        if offered.game == game and offered != self.menu:
+            self.menu, self._menu_unjournaled = offered, True
 
     def _startable(self, data: dict) -> tuple[Game, tuple[int, ...], dict, int]:
         """A `start` entry's game, seats, options and first player, if the lobby can start it now."""

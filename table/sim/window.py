@@ -358,6 +358,8 @@ def run_window(args: Namespace) -> int:
     window = SimWindow(load_layout(args.layout), files.journal, args.lang, game=args.game)
     for notice in files.notices:
         window.sim.session.tell_staff(notice)
+    if window.sim.session.resumed_note:
+        print(f"cardtable run: {window.sim.session.resumed_note}")
     try:
         caption = f"cardtable · {window.t('sim_title')}"
         run_display(window, Display(output, SIZE, caption, args.fullscreen), args.frames, each_frame=window.sim.tick)

@@ -107,3 +107,45 @@ def test_a_card_of_a_deck_no_game_here_plays_is_refused():
 def test_run_preselects_the_game_it_is_given():
     for name in games_for(LAYOUT):
         assert Lobby(game=name).session.menu.game == name
+
+
+def test_run_asking_for_a_game_while_another_resumes_lets_it_go_on_and_offers_the_game_asked_after_it(tmp_path):
+    """`run --game G` on a journal with a game in progress: that game goes on (said in one line), and the lobby
+    it ends in offers G, journaled with the first act that depends on it; a restart before then keeps the
+    journal's menu."""
+    import random
+
+    from tests.session.desk import Desk, restored, snapshot
+    path = tmp_path / "journal.sqlite"
+    first = Desk(journal=Journal(path))
+    playing = first.session.menu.game
+    asked = next(name for name in games_for(LAYOUT) if name != playing)
+    first.start()
+    first.journal.close()
+    desk = Desk(journal=Journal(path), game=asked)
+    assert desk.session.game.name == playing
+    assert desk.session.resumed_note == (f"a game of {playing} was in progress and goes on; "
+                                         f"{asked} is offered in the lobby after it")
+    desk.play_until(random.Random(4), lambda session: session.over)
+    assert desk.session.menu.game == playing                     # the game's own menu until it is left
+    desk.press(1, "ok")
+    assert desk.session.state is None and desk.session.menu.game == asked
+    assert restored(list(desk.journal.entries())).menu.game == playing   # not journaled yet: nothing depends on it
+    desk.press(1, "next")                                      # the menu's cursor moves: the menu is journaled
+    again = restored(list(desk.journal.entries()))
+    assert again.menu == desk.session.menu and snapshot(again) == snapshot(desk.session)
+    assert Desk(journal=Journal(tmp_path / "other.sqlite"), game=playing).session.resumed_note is None
+
+
+def test_run_asking_for_the_game_that_resumes_only_says_it_goes_on(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    first = Lobby(Journal(path))
+    playing = first.session.menu.game
+    for seat in (1, 2, 3):
+        first.tap(seat, GAMES[playing].info.deck, deck_data(GAMES[playing].info.deck)["cards"][0]["id"])
+    first.press(1, "ok")
+    assert first.session.state is not None
+    first.journal.close()
+    session = Lobby(Journal(path), game=playing).session
+    assert session.resumed_note == f"a game of {playing} was in progress and goes on"
+    assert session.offer_after is None

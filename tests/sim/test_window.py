@@ -288,6 +288,18 @@ def test_cardtable_run_draws_frames_and_exits(tmp_path):
     assert journal.exists()
 
 
+def test_cardtable_run_asked_for_another_game_than_the_one_it_resumes_says_so_in_one_line(tmp_path, capsys):
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    for seat in (1, 2):
+        journal.append("join", {"seat": seat})
+    journal.append("start", {"game": "chevaux", "options": {}, "seats": [1, 2], "first": 0})
+    journal.close()
+    assert main(["run", "--frames", "2", "--journal", str(path), "--game", "venture"]) == 0
+    assert capsys.readouterr().out == ("cardtable run: a game of chevaux was in progress and goes on; "
+                                       "venture is offered in the lobby after it\n")
+
+
 def test_cardtable_run_takes_clicks_and_keys(tmp_path):
     pygame.display.init()
     shown = fit(SIZE, pygame.Rect((0, 0), pygame.display.get_desktop_sizes()[0]))
