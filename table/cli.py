@@ -88,6 +88,7 @@ def _declare_replay(commands) -> None:
     replay = commands.add_parser("replay", help="replay a journal and print the final public state")
     replay.add_argument("journal", type=Path)
     replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--lang", choices=("fr", "en"), default="fr", help="the language of a refusal")
 
 
 def _declare_history(commands) -> None:
@@ -272,7 +273,7 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return enrol_command(args)
     if args.command == "replay":
         from table.session.replay import replay_command
-        return replay_command(args.journal, args.json)
+        return replay_command(args.journal, args.json, args.lang)
     if args.command == "layout":
         from table.layout.command import layout_command
         from table.session.lobby import games_for

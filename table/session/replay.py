@@ -6,26 +6,37 @@ import sys
 from pathlib import Path
 
 from table.events import EventBus
+from table.games.kit.seats import seated
 from table.layout import load_layout
 from table.session.table_session import JournalError, TableSession
 from table.storage.journal import Journal
 
+FORMAT = 2   # of the public state: 2 names every player by seat (1, before 2026-11-28: by player index)
 REPLAY_LAYOUT = "sim-8-single"   # inputs are replayed, not read: any game's journal fits its 8 seats
 
 
-def replay_command(path: Path, as_json: bool) -> int:
+def replay_command(path: Path, as_json: bool, lang: str = "fr") -> int:
     """`cardtable replay JOURNAL`: the final public state as JSON (on one line with `as_json`, else indented); one
-    line on stderr when there is no journal there or it does not replay."""
+    line on stderr when there is no journal there or it does not replay (a rules' refusal in the words the
+    screen uses, in `lang`)."""
     if not path.exists() and not Path(f"{path}-wal").exists():   # a lone -wal: the journal says it
         print(f"cardtable replay: no journal at {path}", file=sys.stderr)
         return 1
     try:
         state = replay_journal(path)
     except JournalError as error:
-        print(f"cardtable replay: {path}: {error}", file=sys.stderr)
+        print(f"cardtable replay: {path}: journal entry {error.seq}: {_in_words(error, lang)}", file=sys.stderr)
         return 1
     print(json.dumps(state, ensure_ascii=False, indent=None if as_json else 2))
     return 0
+
+
+def _in_words(error: JournalError, lang: str) -> str:
+    """Why an entry does not replay: a rules' refusal as the screen says it, in `lang`."""
+    if error.refusal is None:
+        return error.reason
+    from table.screen.i18n import message_text   # the screen's texts, loaded only to say a refusal
+    return f"{error.why}: {message_text(lang, error.refusal, error.game)}"
 
 
 def replay_journal(path: str | Path) -> dict:
@@ -41,24 +52,25 @@ def replay_journal(path: str | Path) -> dict:
 def public_state(session: TableSession) -> dict:
     """The session's public state: who sits where, and the game's whole public view with players as seats.
 
-    Keys: game, phase, seats (player index -> seat number), and then everything
-    the game's public view holds (players stay engine indices there, as on screen:
-    `seats[p]` is player p's seat); `totals` and `winners` also by seat; `to_act`
+    Keys: format, game, phase, seats (the playing seats, in player order), and then
+    everything the game's public view holds, where every player it names is
+    given as its seat number (the game's NAMED_PLAYERS; lists with one item per
+    player follow the order of `seats`); `totals` by seat; `to_act`
     (who must act and how), `prompt` (a seat's open button choice and its cursor) and `clock` (a game
     clock's seconds left and allowed and whether it is paused, at the last entry; None without one).
     """
     view = session.public()
     if view is None:
-        return {"game": session.menu.game, "phase": "lobby", "joined": session.joined,
+        return {"format": FORMAT, "game": session.menu.game, "phase": "lobby", "joined": session.joined,
                 "options": dict(session.menu.options)}
     seats = list(session.players)
     return {
-        **view,
+        **seated(view, seats, ("winners/*", *session.game.rules.NAMED_PLAYERS)),
+        "format": FORMAT,
         "game": session.game.name,
         "options": dict(session.menu.options),
         "seats": seats,
         "totals": {str(seat): total for seat, total in zip(seats, view["totals"])},
-        "winners": [seats[p] for p in view["winners"]],
         "to_act": to_act(session),
         "prompt": session.prompt_view(),
         "clock": session.clock_view(),

@@ -37,16 +37,26 @@ RETRY_S = 1.0   # how often a table draw a failing card did not take is tried ag
 
 
 class JournalError(ValueError):
-    """A journal entry that cannot be replayed: its number and why (a wrong state is never restored)."""
+    """A journal entry that cannot be replayed: its number and why (a wrong state is never restored); `refusal`:
+    the rules' refusal of an action, as a table message {"key", "params", "seat"} of game `game`'s texts."""
 
-    def __init__(self, seq: int, reason: str) -> None:
-        super().__init__(f"journal entry {seq}: {reason}")
+    def __init__(self, seq: int, reason: str, refusal: dict | None = None, game: str | None = None) -> None:
         self.seq = seq
-        self.reason = reason
+        self.why = reason                  # without the refusal's key
+        self.reason = reason if refusal is None else f"{reason}: {refusal['key']}"
+        self.refusal = refusal
+        self.game = game
+        super().__init__(f"journal entry {seq}: {self.reason}")
 
 
 class _Unfit(ValueError):
-    """An entry the session or the rules refuse (its reason), raised while checking it."""
+    """An entry the session or the rules refuse (its reason), raised while checking it; `refusal` and `game`
+    as in JournalError."""
+
+    def __init__(self, reason: str, refusal: dict | None = None, game: str | None = None) -> None:
+        super().__init__(reason)
+        self.refusal = refusal
+        self.game = game
 
 
 class _Fields(dict):
@@ -157,11 +167,11 @@ class TableSession:
                 try:
                     self._do(kind, json.loads(text), seq)
                 except Exception as error:   # every damage is a refusal of that entry, never a crash
-                    broken = seq, _reason(error)
+                    broken = seq, _reason(error), getattr(error, "refusal", None), getattr(error, "game", None)
                     break
                 last = seq
         except sqlite3.DatabaseError as error:   # pages that cannot be read past entry `last`
-            broken = last + 1, f"unreadable ({error})"
+            broken = last + 1, f"unreadable ({error})", None, None
         if broken is None:
             return last
         refused = JournalError(*broken)
@@ -477,7 +487,12 @@ class TableSession:
                 raise _Unfit(str(error)) from None
             refusal = self.game.rules.check(self.state, action)
             if refusal is not None:
-                raise _Unfit(f"{data.get('type')} refused by the rules of {self.game.name}: {refusal.key}")
+                player = refusal.args.get("player")
+                message = {"key": refusal.key, "params": {k: v for k, v in refusal.args.items()
+                                                          if k not in ("card", "player")},   # a card may be sealed
+                           "seat": self.players[player] if type(player) is int and 0 <= player < len(self.players)
+                           else None}
+                raise _Unfit(f"{data['type']} refused by the rules of {self.game.name}", message, self.game.name)
             return action
         if kind == "cursor":
             prompt, at = self.prompt, data["at"]

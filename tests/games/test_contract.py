@@ -36,6 +36,7 @@ from table.bots.players import Bots
 from table.bots.world import World
 from table.games.contract import ALWAYS_IN_VIEW, VIEW_KEYS, ButtonPress, GameBots, Need, PadShape, Page
 from table.games.kit.codec import from_json, to_json
+from table.games.kit.seats import seated
 from table.layout import load_layout
 from table.screen import Screen
 from table.screen.i18n import LANGS, message_text
@@ -410,3 +411,54 @@ def test_an_engine_gives_the_same_views_in_every_process(name):
     digests = {subprocess.run([sys.executable, "-c", DIGEST, name], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(digests) == 1
+
+
+SEAT_WORDS = {"player", "players", "winner", "winners", "leader", "chooser", "dealer", "taker", "bidder", "caller",
+              "holder", "picker", "giver", "receivers", "starter", "first_seat", "first_player", "first_bid",
+              "last_taker", "seat", "to", "by", "playing", "callers", "to_bid", "active"}   # words naming players
+
+
+def player_ints(view, within: bool = False):
+    """Every int of `view` that a key of SEAT_WORDS holds (itself or in its lists); the top-level player count
+    is a number, not a player."""
+    if isinstance(view, dict):
+        for key, value in view.items():
+            if key != "players" or isinstance(value, list):
+                yield from player_ints(value, key in SEAT_WORDS)
+    elif isinstance(view, list):
+        for item in view:
+            yield from player_ints(item, within and not isinstance(item, dict))
+    elif within and type(view) is int:
+        yield view
+
+
+def reaches(node, keys: list[str]) -> bool:
+    """Whether the view has the place a path leads to (a list there may be empty)."""
+    if not keys:
+        return True
+    key, rest = keys[0], keys[1:]
+    if isinstance(node, list) and key == "*":
+        return not node or any(reaches(item, rest) for item in node)
+    if isinstance(node, list) and key.isdigit():
+        return int(key) < len(node) and reaches(node[int(key)], rest)
+    return isinstance(node, dict) and key in node and reaches(node[key], rest)
+
+
+@pytest.mark.parametrize("name", list(CONTRACT_GAMES))
+def test_replay_names_every_player_by_seat(name):
+    """Every path where a game's view names a player leads to player indices only (a seat replaces each), and
+    its place is in the view at some point of random play (options moved off their defaults too); once seated
+    (players at seats 100 and up) no key that names players still holds an index."""
+    game = CONTRACT_GAMES[name]
+    paths = ("winners/*", *game.rules.NAMED_PLAYERS)
+    met = set()
+    for players in game.info.players:
+        seats = [100 + p for p in range(players)]
+        for options in [None, *({o.name: o.choices[-1]} for o in game.info.options)]:
+            states = list(random_states(game, players, players, options))
+            for state in states[::max(1, len(states) // 40)] + states[-1:]:
+                view = game.rules.observe(state, None)
+                met |= {path for path in paths if reaches(view, path.split("/"))}
+                seated_view = seated(view, seats, paths)
+                assert [n for n in player_ints(seated_view) if n < 100] == [], (players, options, state)
+    assert met == set(paths), f"never in the view: {set(paths) - met}"

@@ -104,4 +104,8 @@ def test_cardtable_replay_says_which_entry_in_one_line_and_exits_1(tmp_path, cap
     assert main(["replay", str(path), "--json"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert f"journal entry {len(entries)}" in err and "slot_locked" in err and "Traceback" not in err
+    assert err.endswith(f"journal entry {len(entries)}: Bid refused by the rules of feira-torio: "
+                        f"Siège {action.player + 1} : Mise déjà posée à cet emplacement.\n")   # the screen's words
+    assert main(["replay", str(path), "--lang", "en"]) == 1
+    err = capsys.readouterr().err
+    assert err.endswith(f"Seat {action.player + 1}: This slot already holds a bid.\n") and err.count("\n") == 1

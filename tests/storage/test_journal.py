@@ -161,7 +161,8 @@ def test_replay_json_mid_game_is_the_public_state_at_that_point(game_journals, c
 def test_replay_of_a_journal_still_in_the_lobby(game_journals, capsys):
     files, cuts = game_journals
     got = replay_json(capsys, files["lobby"])
-    assert got == {"game": "feira-torio", "phase": "lobby", "joined": [2, 3], "options": {}} == as_json(cuts["lobby"])
+    assert got == {"format": 2, "game": "feira-torio", "phase": "lobby", "joined": [2, 3], "options": {}} == \
+        as_json(cuts["lobby"])
 
 
 def test_replay_without_json_prints_the_same_state_indented(game_journals, capsys):

@@ -279,4 +279,4 @@ def test_a_refused_entrys_reason_names_its_fields_never_their_values(tmp_path, c
         "action", '{"type": "Bid", "player": 0, "position": 0, "card": "VA03", "extra": 1}')})
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "journal entry 12: not an action of this game: type 'Bid' with fields" in err and "VA03" not in err
+    assert "journal entry 12: not an action of this game: type Bid with fields" in err and "VA03" not in err

@@ -33,6 +33,7 @@ from typing import Any, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
 from table.games.kit.evolve import evolver
+from table.games.kit.seats import under
 
 NAME = "chevaux"
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -573,6 +574,14 @@ def _over(state: State, counts: tuple[int, ...], why: str) -> State:
 
 
 # ---------------------------------------------------------------- views
+
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+_ROUND_PLAYERS = ("leader", "chooser", "chain/*/player", "playing/*", "tie/value/*", "tie/rarity/*",
+                  "tie/steps/*/*/player", "tie/pending/*", "tie/no_card/*")
+NAMED_PLAYERS = ("first_seat", "out/*", "at", *under("current", _ROUND_PLAYERS),
+                 *under("rounds/*", (*_ROUND_PLAYERS, "winner", "out/*")),
+                 *under("last_round", (*_ROUND_PLAYERS, "winner", "out/*")))
+
 
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view, the only thing the screen, logs and replay see).

@@ -608,6 +608,11 @@ def _end_hand(standing: Standing, pointer: int, reveal: tuple[LotResult, ...]) -
 
 # ---------------------------------------------------------------- views
 
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+NAMED_PLAYERS = ("dealer", "first_bid", "reveal/*/bids/*/0", "reveal/*/cancelled/*", "reveal/*/winner",
+                 "reveal/*/withdrawn/*/0", "scores/*/player")
+
+
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view, the only thing the screen draws).
 

@@ -527,6 +527,12 @@ def score(holdings: Sequence[Sequence[str]], deck: Deck, simplified: bool = Fals
 
 # ---------------------------------------------------------------- views
 
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+NAMED_PLAYERS = ("first", "holder", "priority/*", "chosen/*/player", "passed/*/*", "receivers/*",
+                 "log/*/first", "log/*/priority/*", "log/*/chosen/*/player", "log/*/passed/*/*",
+                 "log/*/next_first")
+
+
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view, the only thing the screen draws).
 

@@ -478,6 +478,11 @@ def _end_round(state: State, ender: Turn, pile: bytes) -> State:
 
 # ---------------------------------------------------------------- views
 
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+NAMED_PLAYERS = ("first_seat", "starter", "active", "columns/*/leader", "last_draw/player", "turns/*/player",
+                 "round_result/ender/player", "round_result/columns/*/winner")
+
+
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view). Nothing is secret: a seat's view adds only "seat"."""
     rank = state.tables.rank

@@ -15,10 +15,22 @@ def from_json(actions: tuple[type, ...], data: Mapping[str, Any]) -> Any:
         raise ValueError("an action must be a JSON object")
     kinds = {kind.__name__: kind for kind in actions}
     fields = {k: _tuples(v) for k, v in data.items()}
-    kind = kinds.get(fields.pop("type", None))
+    named = fields.pop("type", None)
+    kind = kinds.get(named) if isinstance(named, str) else None
     if kind is None or set(fields) != set(kind.__slots__):
-        raise ValueError(f"not an action of this game: type {data.get('type')!r} with fields {sorted(fields)}")
+        raise ValueError(f"not an action of this game: type {_shown(named)} with fields "
+                         f"{', '.join(sorted(fields)) or 'none'}")
     return kind(**fields)
+
+
+def _shown(named: Any) -> str:
+    """An action's type as a message shows it: a name (cut at 40 characters), or what JSON value it is."""
+    if isinstance(named, str):
+        return named if len(named) <= 40 else named[:39] + "…"
+    return "missing" if named is None else f"a JSON {_JSON_KINDS.get(type(named), 'value')}"
+
+
+_JSON_KINDS = {dict: "object", list: "array", int: "number", float: "number", bool: "boolean"}
 
 
 def _plain(value: Any) -> Any:

@@ -25,6 +25,7 @@ from typing import Any, Callable, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
 from table.games.kit.ranked import RankedDeck
+from table.games.kit.seats import under
 
 NAME = "kitty"
 MIN_PLAYERS = 3
@@ -729,6 +730,13 @@ def _end_deal(state: State) -> State:
 
 
 # ---------------------------------------------------------------- views
+
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+_STEP_PLAYERS = ("player", "to", "players/*")
+NAMED_PLAYERS = ("dealer", "teams/*/*", "picker", "gift/giver", "gift/receivers/*",
+                 *under("resolution/steps/*", _STEP_PLAYERS), *under("log/*/steps/*", _STEP_PLAYERS),
+                 "scores/units/*/*", "stakes/payments/*/from/*", "stakes/payments/*/to/*")
+
 
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view, the only thing the screen draws).

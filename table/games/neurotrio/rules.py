@@ -975,6 +975,11 @@ def _running(state: State) -> list[dict[str, int]]:
 
 # ---------------------------------------------------------------- views
 
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+NAMED_PLAYERS = ("first", "active", "two_cards", "finished/*", "callers/*", "caller", "bidder", "to_bid/*",
+                 "passed/*", "bid/bidder", "bids/*/bidder")
+
+
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view, the only thing the screen draws).
 

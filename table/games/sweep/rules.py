@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
 from table.games.kit.evolve import evolver
 from table.games.kit.ranked import RankedDeck
+from table.games.kit.seats import under
 
 NAME = "sweep"
 MIN_PLAYERS = 3
@@ -826,6 +827,15 @@ def _end_deal(state: State) -> State:
 
 
 # ---------------------------------------------------------------- views
+
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+_ROUND_PLAYERS = ("first", "order/*", "skipped/*", "played/*/0", "steps/*/players/*", "steps/*/taken/*/player",
+                  "last_taker", "took/*/0")
+NAMED_PLAYERS = ("dealer", "first_player", "order/*", "skipped/*", "turn", "played/*/0",
+                 "capture/steps/*/players/*", "capture/steps/*/taken/*/player",
+                 "capture/tie/players/*", "capture/tie/taken/*/player", "capture/picker",
+                 *under("log/*", _ROUND_PLAYERS), *under("last_round", _ROUND_PLAYERS), "scores/ranks/*/scorers/*")
+
 
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view, the only thing the screen draws).

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
 from table.games.kit.ranked import RankedDeck
+from table.games.kit.seats import under
 
 NAME = "venture"
 MIN_PLAYERS = 3
@@ -555,6 +556,12 @@ def _end_deal(t: Tables, players: int, round: int, board: Board, match: Match) -
 
 
 # ---------------------------------------------------------------- views
+
+# Where the public view names a player: by its index here, by its seat in `replay --json` (kit/seats.py).
+_ROUND_PLAYERS = ("bids/*/seat", "steps/*/bids/*/seat", "steps/*/taker", "steps/*/by")
+NAMED_PLAYERS = ("dealer", *under("rounds_log/*", _ROUND_PLAYERS), *under("last_round", _ROUND_PLAYERS),
+                 "scores/players/*/player", "deal_scores/*/players/*/player")
+
 
 def observe(state: State, player: int | None) -> dict:
     """What `player` may know (None: the public view, the only thing the screen draws).

@@ -91,6 +91,9 @@ def winners(state: State) -> list[int]:
     return [p for p, total in enumerate(state.totals) if total == max(state.totals)]
 
 
+NAMED_PLAYERS = ()   # where the public view names a player besides its winners: nowhere
+
+
 def observe(state: State, player: int | None) -> dict:
     """The public view: the round, who has sealed a card, the last round's cards; a seat also sees its own."""
     view = {"phase": state.phase, "players": state.players, "totals": list(state.totals),
