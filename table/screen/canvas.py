@@ -6,7 +6,7 @@ game other than their own.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import pygame
 
@@ -52,6 +52,15 @@ class Canvas:
             pygame.draw.rect(self.surf, PANEL_HI if i == lit else PANEL, row, border_radius=12)
             yield i, row
 
+    def step_rows(self, count: int, current: int, top: int, bottom: int, most: int, x0: int = 16,
+                  x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
+        """Panel rows of a sequence shown step by step (`panels`), the `current` one highlighted and framed;
+        yields (step, row)."""
+        for k, row in self.panels(count, top, bottom, most, x0, x1, lit=current):
+            if k == current:
+                draw.frame(self.surf, row.inflate(6, 6))
+            yield k, row
+
     def seat_rows(self, players: list[int], top: int, bottom: int, most: int = 100,
                   x0: int = 16, x1: int = SIZE[0] - 16, badge: int = 34) -> Iterator[tuple[int, pygame.Rect]]:
         """Draw one panel row per player (team band, seat badge at most `badge` in radius) between top and
@@ -70,12 +79,13 @@ class Canvas:
 
     def seat_name(self, row: pygame.Rect, player: int, size: int, tags: list[tuple[str, tuple]] = (),
                   lift: int | None = None, gap: int = 2, tag_size: int = 28, badge: int = 34,
-                  width: int | None = None) -> pygame.Rect:
-        """A seat's name right of its badge in a seat row (`seat_rows`), centred on the row; `lift`ed, its
-        bottom `lift` pixels under the row's middle, with its `tags` (text, background) in a line under it."""
+                  right: int | None = None) -> pygame.Rect:
+        """A seat's name right of its badge in a seat row (`seat_rows`), centred on the row (ending before x
+        `right`, when given); `lift`ed, its bottom `lift` pixels under the row's middle, with its `tags` (text,
+        background) in a line under it."""
         at = (row.x + 24 + 2 * min(badge, row.h // 2 - 4), row.centery + (lift or 0))
         name = draw.text(self.surf, self.t("seat", seat=self.seat(player)), size, TEXT,
-                         "midleft" if lift is None else "bottomleft", at, width=width)
+                         "midleft" if lift is None else "bottomleft", at, width=right and right - at[0])
         x = name.x
         for label, colour in tags:
             x = draw.tag(self.surf, label, tag_size, (x, name.bottom + gap), INK, colour).right + 8
@@ -160,6 +170,36 @@ class Canvas:
         for i, card in enumerate(cards):
             self.faces.draw(self.surf, pygame.Rect(x + i * (w + gap), cy - h / 2, w, h), card, "chip")
         return x + len(cards) * (w + gap) - gap
+
+    def chip_lines(self, cards: list[str], box: pygame.Rect, heights: Iterable[int], gap: int,
+                   labels: list[str] | None = None, centred: bool = True) -> float:
+        """Chips (each with its label after it, 0.8 as high, when `labels` are given) wrapped into lines across
+        `box`, as tall as the first of `heights` whose lines fit it (else the last), centred on its middle or
+        from its top; returns the bottom of the last line."""
+        labels = labels or [""] * len(cards)
+        for h in heights:
+            size = max(20, round(h * 0.8))
+            widths = [self.faces.chip_width(h) + (draw.font(size).size(label)[0] + 6 if label else 0)
+                      for label in labels]
+            lines, x = [[]], 0
+            for i, w in enumerate(widths):
+                if x and x + w > box.w:
+                    lines.append([])
+                    x = 0
+                lines[-1].append(i)
+                x += w + gap
+            height = len(lines) * (h + gap) - gap
+            if height <= box.h and max(sum(widths[i] + gap for i in line) - gap for line in lines) <= box.w:
+                break
+        top = box.centery - height / 2 if centred else box.y
+        for row, line in enumerate(lines):
+            x, cy = box.x, top + row * (h + gap) + h / 2
+            for i in line:
+                right = self.chips([cards[i]], x, cy, h)
+                if labels[i]:
+                    draw.text(self.surf, labels[i], size, TEXT, "midleft", (right + 6, cy))
+                x += widths[i] + gap
+        return top + height
 
     def chip_height(self, count: int, width: float, most: int, gap: int = 8) -> int:
         """The tallest chip height (at most `most`) that fits `count` chips in `width`."""

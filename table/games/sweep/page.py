@@ -52,20 +52,6 @@ def _round_header(c: Canvas, title: str, deal: int, rnd: int, right: str = "") -
     c.header(title, middle, right or goal(c.t, c.view))
 
 
-def _chip_block(c: Canvas, cards: list[str], rect: pygame.Rect, most: int = 48, gap: int = 6) -> int:
-    """Chips in rows inside `rect`, as tall as fit (at most `most`); returns the bottom drawn."""
-    h = most
-    while True:
-        per_row = max(1, (rect.w + gap) // (c.faces.chip_width(h) + gap))
-        rows = -(-len(cards) // per_row)
-        if rows * (h + gap) - gap <= rect.h or h <= 16:
-            break
-        h -= 2
-    for row in range(rows):
-        c.chips(cards[row * per_row:(row + 1) * per_row], rect.x, rect.y + row * (h + gap) + h / 2, h, gap)
-    return rect.y + rows * (h + gap) - gap
-
-
 # ------------------------------------------------------------ table
 
 
@@ -210,7 +196,7 @@ def _step_column(c: Canvas, step: dict, k: int, current: int, column: pygame.Rec
         r = min(20, room // 2 - 2)
         c.seat_badge((column.x + 10 + r, y + r + 2), r, player)
         block = pygame.Rect(column.x + 2 * r + 18, y, column.w - 2 * r - 26, room - 4)
-        y = _chip_block(c, _rank_chips(c, ranks), block, 2 * r + 4) + 10
+        y = c.chip_lines(_rank_chips(c, ranks), block, range(2 * r + 4, 14, -2), 6, centred=False) + 10
 
 
 def _framed_chips(c: Canvas, cards: list[str], framed: list[str], x: float, cy: float, h: int = 48) -> None:
