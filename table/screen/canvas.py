@@ -43,13 +43,13 @@ class Canvas:
         return LIGHTS.get(state, LIGHTS["off"])
 
     def panels(self, count: int, top: int, bottom: int, most: int, x0: int = 16, x1: int = SIZE[0] - 16,
-               gap: int = 8, lit: int | None = None) -> Iterator[tuple[int, pygame.Rect]]:
+               gap: int = 8, lit: int | None = None, radius: int = 12) -> Iterator[tuple[int, pygame.Rect]]:
         """Draw `count` panel rows, at most `most` apart, `gap` between them, from top down to bottom (row `lit`
         highlighted); yields (index, row)."""
         h = min(most, (bottom - top) // max(count, 1))
         for i in range(count):
             row = pygame.Rect(x0, top + i * h, x1 - x0, h - gap)
-            pygame.draw.rect(self.surf, PANEL_HI if i == lit else PANEL, row, border_radius=12)
+            pygame.draw.rect(self.surf, PANEL_HI if i == lit else PANEL, row, border_radius=radius)
             yield i, row
 
     def step_rows(self, count: int, current: int, top: int, bottom: int, most: int, x0: int = 16,
@@ -91,10 +91,11 @@ class Canvas:
             x = draw.tag(self.surf, label, tag_size, (x, name.bottom + gap), INK, colour).right + 8
         return name
 
-    def titles(self, columns: list[tuple[str, str, int]], y: int, size: int = 28, colour=MUTED) -> None:
-        """Column titles (text key, anchor, x) on one line: the anchor's point at (x, y)."""
-        for key, anchor, x in columns:
-            draw.text(self.surf, self.t(key), size, colour, anchor, (x, y))
+    def titles(self, columns: list[tuple], y: int, size: int = 28, colour=MUTED) -> None:
+        """Column titles (text key, anchor, x, and the widest each may be, if given) on one line: the anchor's
+        point at (x, y)."""
+        for key, anchor, x, *width in columns:
+            draw.text(self.surf, self.t(key), size, colour, anchor, (x, y), width=width[0] if width else None)
 
     def step_panel(self, rect: pygame.Rect, k: int, current: int, radius: int = 12,
                    framed: int | None = None) -> bool:
@@ -155,6 +156,11 @@ class Canvas:
             width = max(60, end - 980)            # clear of `middle`
         draw.text(surf, right, 34, MUTED, "midright", (end, mid), width=width)
 
+    def line(self, text: str, y: int, size: int, colour=TEXT, lines: int = 1, margin: int = 20) -> pygame.Rect:
+        """Text centred across the page, its top at y, `margin` pixels clear of each side."""
+        return draw.text(self.surf, text, size, colour, "midtop", (SIZE[0] // 2, y), width=SIZE[0] - 2 * margin,
+                         lines=lines)
+
     def prompt_bar(self, text: str) -> None:
         """What to do now, in gold on the bottom bar (nothing when `text` is empty)."""
         if text:
@@ -162,8 +168,18 @@ class Canvas:
             pygame.draw.rect(self.surf, PANEL_HI, bar)
             draw.text(self.surf, text, 44, GOLD, "center", bar.center, width=SIZE[0] - 40, lines=1)
 
-    def chips(self, cards: list[str], x: float, cy: float, h: int, gap: int = 8) -> float:
-        """A row of chips `h` high starting at x, centred on cy (a dash for none); returns its right edge."""
+    def card(self, rect: pygame.Rect, card: str | None, dim: bool = False) -> None:
+        """A card face up (veiled when `dim`), or its empty place when None."""
+        if card:
+            self.faces.draw(self.surf, rect, card, dim=dim)
+        else:
+            draw.back(self.surf, rect, False)
+
+    def chips(self, cards: list[str], x: float, cy: float, h: int, gap: int = 8, width: float | None = None) -> float:
+        """A row of chips `h` high (or less, to fit in `width` when given) starting at x, centred on cy (a dash for
+        none); returns its right edge."""
+        if width is not None:
+            h = self.chip_height(len(cards), width, h, gap)
         if not cards:
             return draw.text(self.surf, "—", h, MUTED, "midleft", (x + h // 2, cy)).right
         w = self.faces.chip_width(h)
@@ -200,6 +216,12 @@ class Canvas:
                     draw.text(self.surf, labels[i], size, TEXT, "midleft", (right + 6, cy))
                 x += widths[i] + gap
         return top + height
+
+    def labelled_chips(self, label: str, cards: list[str], at: tuple[int, int], size: int, h: int, colour=TEXT,
+                       space: int = 16) -> float:
+        """A label, its left middle at `at`, then a row of chips `h` high `space` pixels after it; returns the row's
+        right edge."""
+        return self.chips(cards, draw.text(self.surf, label, size, colour, "midleft", at).right + space, at[1], h)
 
     def chip_height(self, count: int, width: float, most: int, gap: int = 8) -> int:
         """The tallest chip height (at most `most`) that fits `count` chips in `width`."""

@@ -62,8 +62,10 @@ class Translator:
         form = "one" if n in _SINGULAR[self.lang] else "other"
         return self(f"{key}_{form}", n=n, **params)
 
-    def seats(self, seats: list[int]) -> str:
-        """'Siège 3' or 'Sièges 1, 2 et 4'."""
+    def seats(self, seats: list[int], joined: list[int] | None = None) -> str:
+        """'Siège 3' or 'Sièges 1, 2 et 4' (`seats` are players, given the seat each `joined` at)."""
+        if joined is not None:
+            seats = [joined[p] for p in seats]
         if len(seats) == 1:
             return self("seat", seat=seats[0])
         listed = ", ".join(str(s) for s in seats[:-1])

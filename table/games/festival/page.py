@@ -161,10 +161,10 @@ def _this_turn(c: Canvas) -> None:
         c.seat_prompt(prompt["player"], pygame.Rect(left, cy - 20, TURN.right - left, 40), 34)
     elif len(view["receivers"]) > 1:
         key = "serve_first" if view["serve_first"] else "serve_any"
-        draw.text(surf, t(key, seats=t.seats([c.seat(p) for p in view["receivers"]])), 32, TEXT, "midleft",
+        draw.text(surf, t(key, seats=t.seats(view["receivers"], c.table["joined"])), 32, TEXT, "midleft",
                   (left, cy), width=TURN.right - left - 12, lines=2)
     elif not view["chosen"] and (first_served := [p for p in view["priority"] if p != view["first"]]):
-        draw.text(surf, t("serve_first", seats=t.seats([c.seat(p) for p in first_served])), 32, MUTED, "midleft",
+        draw.text(surf, t("serve_first", seats=t.seats(first_served, c.table["joined"])), 32, MUTED, "midleft",
                   (left, cy), width=TURN.right - left - 12, lines=2)
 
 
@@ -224,7 +224,7 @@ def _turn(c: Canvas) -> None:
     draw.text(surf, next_first_text(c, turn), 40, GOLD, "midtop", (SIZE[0] // 2, y + 42), width=SIZE[0] - 40)
     if view["phase"] != "over":
         served = view["priority"]
-        text = t("priority_next", turn=view["turn"], seats=t.seats([c.seat(p) for p in served])) if served \
+        text = t("priority_next", turn=view["turn"], seats=t.seats(served, c.table["joined"])) if served \
             else t("priority_none", turn=view["turn"])
         draw.text(surf, text, 32, TEXT, "midtop", (SIZE[0] // 2, y + 94), width=SIZE[0] - 40)
     c.prompt_bar(t("prompt_clear") if c.table.get("clearing") else "")

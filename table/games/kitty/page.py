@@ -14,7 +14,7 @@ import pygame
 from table.games.kitty.rules import TARGET
 from table.games.kitty.view import (bid_order, destinations, formula, held, lowest_up, marks, pages, per_round,
                                     progress, prompt, reveal_steps, settlement_text, step_text, take_moves, to_give,
-                                    unit_name, units)
+                                    units)
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, RED, SIZE, TEAMS, TEXT
@@ -109,7 +109,7 @@ def _team_totals(c: Canvas, box: pygame.Rect) -> None:
     for i, (team, total) in enumerate(zip(view["teams"], view["team_totals"])):
         row = pygame.Rect(box.x, box.y + 38 + i * h, box.w, h - 6)
         pygame.draw.rect(surf, TEAMS[i], (row.x, row.y, 12, row.h), border_radius=4)
-        draw.text(surf, unit_name(t, c.table, team), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
+        draw.text(surf, t.seats(team, c.table["joined"]), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
         draw.text(surf, str(total), 44, TEXT, "midright", (row.right, row.centery))
 
 
