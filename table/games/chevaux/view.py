@@ -148,8 +148,9 @@ def result_lines(t: Translator, table: dict) -> tuple[str, str, str]:
     view, seats = table["view"], table["joined"]
     result = view["last_round"]
     winner = seats[result["winner"]]
-    value = value_of(t, view, result, result["winner"] if not result["tie"] else result["tie"]["value"][0])
-    details = [tie_text(t, table, result, value) if result["tie"] else t("best_value", value=value), how_text(t, result)]
+    tie = result["tie"]
+    value = value_of(t, view, result, tie["value"][0] if tie else result["winner"])
+    details = [tie_text(t, table, result, value) if tie else t("best_value", value=value), how_text(t, result)]
     if result["out"]:
         details.append(t.count("out_now", len(result["out"]), seats=t.seats(result["out"], seats)))
     bar = "" if view["phase"] == "over" else t("bar_take", seat=winner, n=result["taken"])

@@ -85,18 +85,15 @@ def _centre(c: Canvas) -> None:
     per = per_round(view)
     x, y = CENTRE.x + 20, CENTRE.y + 12
     draw.text(surf, t.count("target_label", per), 34, GOLD, "topleft", (x, y))
-    for i in range(per):
+    for i, card in enumerate(view["targets"] + [None] * (per - len(view["targets"]))):
         rect = pygame.Rect((x + i * (TARGET_CARD[0] + 20), y + 46), TARGET_CARD)
-        if i < len(view["targets"]):
-            c.faces.draw(surf, rect, view["targets"][i])
-        else:
-            draw.back(surf, rect, False)
+        c.card(rect, card)
+        if not card:
             draw.text(surf, "?", 90, MUTED, "center", rect.center)
     y += 46 + TARGET_CARD[1] + 18
     left = view["kitty_left"]
     draw.text(surf, t.count("kitty_left", left), 32, TEXT, "topleft", (x, y))
-    for i in range(left):
-        draw.back(surf, pygame.Rect(x + i * 44, y + 40, 36, 50), True)
+    draw.backs(surf, pygame.Rect(x, y + 40, 36, 50), left, 44)
     if view["teams"]:
         _team_totals(c, pygame.Rect(x, y + 106, CENTRE.w - 40, CENTRE.bottom - y - 114))
 
@@ -109,7 +106,8 @@ def _team_totals(c: Canvas, box: pygame.Rect) -> None:
     for i, (team, total) in enumerate(zip(view["teams"], view["team_totals"])):
         row = pygame.Rect(box.x, box.y + 38 + i * h, box.w, h - 6)
         pygame.draw.rect(surf, TEAMS[i], (row.x, row.y, 12, row.h), border_radius=4)
-        draw.text(surf, t.seats(team, c.table["joined"]), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
+        draw.text(surf, t.seats(team, c.table["joined"]), 32, TEXT, "midleft", (row.x + 24, row.centery),
+                  width=row.w - 110)
         draw.text(surf, str(total), 44, TEXT, "midright", (row.right, row.centery))
 
 
@@ -130,10 +128,7 @@ def _seat_rows(c: Canvas) -> None:
         c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
         draw.text(surf, str(held(view, p)), 44, TEXT, "center", (held_x, row.centery))
         _status(c, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
-        room = x1 - total_w - gained_x - 10
-        gained = view["taken"][p]
-        h = c.chip_height(len(gained), room, min(48, row.h - 20), 6)
-        c.chips(gained, gained_x, row.centery, h, 6)
+        c.chips(view["taken"][p], gained_x, row.centery, min(48, row.h - 20), 6, x1 - total_w - gained_x - 10)
         draw.text(surf, str(view["totals"][p]), 56, TEXT, "midright", (x1 - 14, row.centery))
 
 
@@ -170,13 +165,11 @@ def _reveal(c: Canvas, step: int) -> None:
     waiting = steps[-1]["step"] in ("choose", "give")
     bottom = BOTTOM if waiting else SIZE[1] - 10
     top = REVEAL_LINES
-    for k, row in c.panels(len(steps), top, bottom, 66, lit=len(steps) - 1):
-        current = k == len(steps) - 1
-        if current:
-            draw.frame(surf, row.inflate(6, 6))
+    for k, row in c.step_rows(len(steps), len(steps) - 1, top, bottom, 66):
         r = min(24, row.h // 2 - 2)
         draw.badge(surf, (row.x + 12 + r, row.centery), r, k + 1, GOLD)
-        draw.text(surf, step_text(t, c.table, steps[k], c.card_name, c.faces.ranks), min(36, row.h - 6), TEXT if current else MUTED, "midleft",
+        said = step_text(t, c.table, steps[k], c.card_name, c.faces.ranks)
+        draw.text(surf, said, min(36, row.h - 6), TEXT if k == len(steps) - 1 else MUTED, "midleft",
                   (row.x + 2 * r + 26, row.centery), width=row.right - row.x - 2 * r - 40)
     if waiting:
         c.prompt_bar(t("prompt_discard_bids") if c.table.get("clearing") else prompt(t, c.table))
@@ -233,7 +226,7 @@ def _bid_ladder(c: Canvas, bids: list[str], steps: list[dict]) -> None:
 
 def _take(c: Canvas) -> None:
     """What every seat does now: the targets it takes into hand, the bid it discards; targets discarded."""
-    t, view, surf = c.t, c.view, c.surf
+    t, view = c.t, c.view
     resolution = view["resolution"]
     _header(c, t("take_title"), resolution["deal"], resolution["round"])
     taken, discarded = take_moves(view, c.faces.ranks)
@@ -248,9 +241,7 @@ def _take(c: Canvas) -> None:
         c.chips(taken[p], take_x, row.centery, h)
         c.chips([bids[p]], discard_x, row.centery, h)
     if discarded:
-        y = BOTTOM - 36
-        r = draw.text(surf, t.count("targets_discarded", len(discarded)), 36, TEXT, "midleft", (30, y))
-        c.chips(discarded, r.right + 20, y, 50)
+        c.labelled_chips(t.count("targets_discarded", len(discarded)), discarded, (30, BOTTOM - 36), 36, 50, space=20)
     c.prompt_bar(t("prompt_clear") if c.table.get("clearing") else t("prompt_take"))
 
 
@@ -263,15 +254,14 @@ def _scores(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     scores = view["scores"]
     c.header(t("scores_title", deal=scores["deal"]), "", subtitle(c))
-    draw.text(surf, t("scores_rule"), 30, TEXT, "midtop", (SIZE[0] // 2, HEADER + 8), width=SIZE[0] - 40)
+    c.line(t("scores_rule"), HEADER + 8, 30)
     ranks = scores["ranks"]
     grid_x, cell = 200, 56
     calc_x = grid_x + len(ranks) * cell + 20
     right = SIZE[0] - 30
     top = HEADER + 52
     for i, rank in enumerate(ranks):
-        card = next(card for card, r in c.faces.ranks.items() if r == rank)
-        c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), card, "chip")
+        c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), c.faces.of_rank(rank), "chip")
     c.titles([("col_calc", "midleft", calc_x), ("col_total", "midright", right)], top + 20, 30, GOLD)
     for u, row, _ in _unit_rows(c, top + 50, SIZE[1] - 10):
         counts = scores["counts"][u]
@@ -294,8 +284,7 @@ def _stakes(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     stakes = view["stakes"]
     c.header(t("stakes_title"), "", subtitle(c))
-    draw.text(surf, t("stakes_rule", stake=stakes["stake"]), 30, TEXT, "midtop", (SIZE[0] // 2, HEADER + 8),
-              width=SIZE[0] - 40)
+    c.line(t("stakes_rule", stake=stakes["stake"]), HEADER + 8, 30)
     right = SIZE[0] - 30
     for u, row, x in _unit_rows(c, HEADER + 56, SIZE[1] - 10):
         unit = units(view)[u]

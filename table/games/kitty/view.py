@@ -204,10 +204,9 @@ def formula(scores: dict, u: int) -> str:
 
 def settlement_text(t: Translator, table: dict, unit: list[int]) -> str:
     """'reçoit 8 de Siège 2, 4 de Siège 1', 'paie 8 à Siège 3', or nothing to pay."""
-    payments = table["view"]["stakes"]["payments"]
-    gets = [t("from_unit", amount=p["amount"], unit=t.seats(p["from"], table["joined"])) for p in payments
-            if p["to"] == unit]
-    pays = [t("to_unit", amount=p["amount"], unit=t.seats(p["to"], table["joined"])) for p in payments if p["from"] == unit]
+    payments, seats = table["view"]["stakes"]["payments"], table["joined"]
+    gets = [t("from_unit", amount=p["amount"], unit=t.seats(p["from"], seats)) for p in payments if p["to"] == unit]
+    pays = [t("to_unit", amount=p["amount"], unit=t.seats(p["to"], seats)) for p in payments if p["from"] == unit]
     if gets:
         return t("stakes_gets", items=", ".join(gets))
     if pays:

@@ -34,13 +34,8 @@ def subtitle(c: Canvas) -> str:
     return goal(c.t, c.view)
 
 
-def _rank_card(c: Canvas, rank: int) -> str:
-    """A card of `rank` (every copy of a rank looks the same), to draw a rank the view gives without its card."""
-    return next(card for card, r in sorted(c.faces.ranks.items()) if r == rank)
-
-
 def _rank_chips(c: Canvas, ranks: list[int]) -> list[str]:
-    return [_rank_card(c, r) for r in sorted(ranks, reverse=True)]
+    return [c.faces.of_rank(r) for r in sorted(ranks, reverse=True)]
 
 
 # ------------------------------------------------------------ shared parts
@@ -112,8 +107,7 @@ def _seat_panel(c: Canvas) -> None:
         c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
         if registering:
             n = view["registered"][p]
-            for i in range(HAND):
-                draw.back(surf, pygame.Rect(held_x + i * 26, row.centery - 17, 20, 34), i < n)
+            draw.backs(surf, pygame.Rect(held_x, row.centery - 17, 20, 34), HAND, 26, n)
             draw.text(surf, t("registered", n=n, of=HAND), 40, TEXT, "midleft", (held_x + HAND * 26 + 8, row.centery))
         else:
             draw.back(surf, pygame.Rect(held_x, row.centery - 21, 30, 42), view["hand_counts"][p] > 0)
@@ -248,7 +242,7 @@ def _scores(c: Canvas) -> None:
     c.titles([("col_most", "midleft", most_x), ("col_points", "midright", points_x)], HEADER + 28)
     for i, row in c.panels(len(scores["ranks"]), HEADER + 54, bottom, SIZE[1], gap=4, radius=8):
         line = scores["ranks"][i]
-        c.chips([_rank_card(c, line["rank"])], 28, row.centery, row.h - 4)
+        c.chips([c.faces.of_rank(line["rank"])], 28, row.centery, row.h - 4)
         for p, count in enumerate(line["counts"]):
             if p in line["scorers"]:
                 draw.tag(surf, str(count), 34, (xs[p], row.centery), INK, GOLD, "center")

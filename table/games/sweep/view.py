@@ -93,7 +93,8 @@ def prompt(t: Translator, table: dict) -> str:
 
 def rule_sentence(t: Translator, table: dict, step: dict) -> str:
     """A step's rule in words: which rank, who played it, what it takes (a tie: that they share)."""
-    return t.count(f"rule_{step['rule']}", len(step["players"]), rank=step["rank"], who=t.seats(step["players"], table["joined"]))
+    players = step["players"]
+    return t.count(f"rule_{step['rule']}", len(players), rank=step["rank"], who=t.seats(players, table["joined"]))
 
 
 def took_sentence(t: Translator, table: dict, step: dict) -> str:
