@@ -96,13 +96,9 @@ def seat_rect(player: int) -> pygame.Rect:
 # ------------------------------------------------------------ table
 
 
-def _header(c: Canvas, title: str, middle: str) -> None:
-    c.header(title, middle, c.t("goal", goal=c.view["goal"]))
-
-
 def _table(c: Canvas) -> None:
     view = c.view
-    _header(c, c.t("game_name"), c.t("round", round=view["round"]))
+    c.header(c.t("game_name"), c.t("round", round=view["round"]), subtitle(c))
     for p in range(view["players"]):
         _seat_panel(c, p)
     if laying_out(view):
@@ -149,13 +145,10 @@ def _setup(c: Canvas) -> None:
     setup = view["setup"]
     last = setup["last"]
     marked = last and not setup["done"] and (last["duplicate_of"] or last["card"])   # the target it concerns
-    for k in range(COLUMNS):
-        if k < len(view["targets"]):
-            c.faces.draw(surf, target_rect(k), view["targets"][k])
-            if view["targets"][k] == marked:
-                draw.frame(surf, target_rect(k).inflate(12, 12))
-        else:
-            draw.back(surf, target_rect(k), False)
+    for k, card in enumerate(view["targets"] + [None] * (COLUMNS - len(view["targets"]))):
+        c.card(target_rect(k), card)
+        if card and card == marked:
+            draw.frame(surf, target_rect(k).inflate(12, 12))
     headline, detail = setup_notice(t, view)
     draw.text(surf, headline, 56, GOLD, "midbottom", (cx, TOP + 110), width=width)
     draw.text(surf, detail, 36, TEXT, "midtop", (cx, TOP + 130), width=width, lines=2)
@@ -226,7 +219,7 @@ def _count(c: Canvas, step: int) -> None:
     highlighted), each side's cards and sum, the points and why; later columns only show their target."""
     t, view, surf = c.t, c.view, c.surf
     result = view["round_result"]
-    _header(c, t("result_title", round=result["round"]), t("result_step", column=step + 1, columns=COLUMNS))
+    c.header(t("result_title", round=result["round"]), t("result_step", column=step + 1, columns=COLUMNS), subtitle(c))
     ender = result["ender"]
     chip = pygame.Rect(24, HEADER + 8, c.faces.chip_width(40), 40)
     c.faces.draw(surf, chip, ender["card"], "chip")
@@ -271,10 +264,9 @@ def _scores(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     result = view["round_result"]
     over = view["phase"] == "over"
-    _header(c, t("scores_title", round=result["round"]), "")
+    c.header(t("scores_title", round=result["round"]), "", subtitle(c))
     formula_x, right = 330, SIZE[0] - 40
-    draw.text(surf, t("col_round"), 34, GOLD, "bottomleft", (formula_x, HEADER + 56))
-    draw.text(surf, t("col_total"), 34, GOLD, "bottomright", (right, HEADER + 56))
+    c.titles([("col_round", "bottomleft", formula_x), ("col_total", "bottomright", right)], HEADER + 56, 34, GOLD)
     bottom = HEADER + 64
     for p, row in c.seat_rows(list(range(view["players"])), HEADER + 64, HEADER + 64 + 2 * 150, 150):
         draw.text(surf, t("seat", seat=c.seat(p)), 48, TEXT, "midleft", (row.x + 96, row.centery))
