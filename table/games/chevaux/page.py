@@ -52,10 +52,6 @@ def column(players: int, p: int) -> pygame.Rect:
     return pygame.Rect(left + p * w, SEAT_TOP, w, TRAITS_TOP - SEAT_TOP)
 
 
-def trait_row(k: int) -> pygame.Rect:
-    return pygame.Rect(LABEL_X, TRAITS_TOP + k * TRAIT_H, SIZE[0] - 2 * LABEL_X, TRAIT_H - 6)
-
-
 # ------------------------------------------------------------ the board (table and result pages)
 
 
@@ -119,7 +115,7 @@ def _trait(c: Canvas, board: dict, k: int, trait: dict, top: list[int]) -> None:
     """A characteristic's row: its name and which way wins, who chose it; on the current one, every revealed
     card's value, the best in gold."""
     t, view, surf = c.t, c.view, c.surf
-    row = trait_row(k)
+    row = pygame.Rect(LABEL_X, TRAITS_TOP + k * TRAIT_H, SIZE[0] - 2 * LABEL_X, TRAIT_H - 6)
     current = trait["key"] == board["trait"]
     pygame.draw.rect(surf, PANEL_HI if current else PANEL, row, border_radius=10)
     draw.text(surf, t(f"trait_{trait['key']}"), 32, GOLD if current else TEXT, "topleft", (row.x + 12, row.y + 4),
@@ -154,7 +150,7 @@ def _table(c: Canvas) -> None:
     _board(c, board, view["totals"])
     note = table_note(t, c.table)
     if note:
-        draw.text(c.surf, note, 32, GOLD, "midtop", (SIZE[0] // 2, NOTE_Y), width=SIZE[0] - 40, lines=2)
+        c.line(note, NOTE_Y, 32, GOLD, 2)
     prompt = c.table.get("prompt")
     if prompt:
         seat = c.seat(prompt["player"])
@@ -174,7 +170,6 @@ def _result(c: Canvas) -> None:
     c.header(t("result_title", round=result["round"]), t(f"trait_{result['trait']}"), "")
     _board(c, result, result["counts"], result["winner"])
     headline, details, bar = result_lines(t, c.table)
-    y = NOTE_Y - 12
-    draw.text(c.surf, headline, 40, GOLD, "midtop", (SIZE[0] // 2, y), width=SIZE[0] - 40)
-    draw.text(c.surf, details, 26, TEXT, "midtop", (SIZE[0] // 2, y + 44), width=SIZE[0] - 40, lines=2)
+    c.line(headline, NOTE_Y - 12, 40, GOLD)
+    c.line(details, NOTE_Y + 32, 26, lines=2)
     c.prompt_bar(bar)

@@ -171,7 +171,7 @@ def step_text(t: Translator, table: dict, s: dict, name: Callable[[str], str], r
     if kind == "discard":
         return t(f"step_discard_{s['why']}", card=name(s["card"]))
     if kind == "give":
-        receivers = either(t, [seat(p) for p in s["players"]])
+        receivers = t.seats(s["players"], table["joined"], "seats_or")
         return t("step_give", seat=seat(s["player"]), card=name(s["card"]), receivers=receivers)
     if kind == "choose":
         return t("step_choose", seat=seat(s["player"]), cards=" / ".join(name(card) for card in s["cards"]))
@@ -183,13 +183,6 @@ def step_text(t: Translator, table: dict, s: dict, name: Callable[[str], str], r
     if "to" in s:
         params["to"] = seat(s["to"])
     return t(f"step_{kind}", **params)
-
-
-def either(t: Translator, seats: list[int]) -> str:
-    """'Siège 2' or 'Siège 1, 2 ou 4'."""
-    if len(seats) == 1:
-        return t("seat", seat=seats[0])
-    return t("seats_or", seats=", ".join(str(s) for s in seats[:-1]), last=seats[-1])
 
 
 def formula(scores: dict, u: int) -> str:
