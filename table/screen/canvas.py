@@ -249,8 +249,9 @@ def _pause(surf: pygame.Surface, centre: tuple[int, int], r: int, colour) -> Non
         pygame.draw.rect(surf, colour, (x + dx - 4, y - r, 9, 2 * r), border_radius=2)
 
 
-def across(count: int, most: int, top: int, bottom: int, gap: int = 10) -> list[pygame.Rect]:
-    """`count` columns from top to bottom, at most `most` wide, `gap` apart, centred on the page."""
-    width = min(most, (SIZE[0] - 32 - gap * (count - 1)) // count)
-    x = (SIZE[0] - count * width - (count - 1) * gap) // 2
+def across(count: int, most: int, top: int, bottom: int, gap: int = 10, x0: int = 16,
+           x1: int = SIZE[0] - 16) -> list[pygame.Rect]:
+    """`count` columns from top to bottom, at most `most` wide, `gap` apart, centred between x0 and x1."""
+    width = min(most, (x1 - x0 - gap * (count - 1)) // count)
+    x = x0 + (x1 - x0 - count * width - (count - 1) * gap) // 2
     return [pygame.Rect(x + k * (width + gap), top, width, bottom - top) for k in range(count)]

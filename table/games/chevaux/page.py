@@ -15,7 +15,7 @@ from table.games.chevaux.rules import ALL_CARDS
 from table.games.chevaux.view import (best, chain_text, instruction, is_out, pages, redraws, result_lines,
                                       table_note, value_of)
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.canvas import HEADER, PROMPT, Canvas, across
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
 
 __all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
@@ -47,9 +47,7 @@ def subtitle(c: Canvas) -> str:
 
 def column(players: int, p: int) -> pygame.Rect:
     """Player `p`'s column (its seat panel and its cells in the characteristic table), full height."""
-    w = min(COLUMN_MAX, SEATS_W // players)
-    left = SEATS_X + (SEATS_W - w * players) // 2
-    return pygame.Rect(left + p * w, SEAT_TOP, w, TRAITS_TOP - SEAT_TOP)
+    return across(players, COLUMN_MAX, SEAT_TOP, TRAITS_TOP, 0, SEATS_X, SEATS_X + SEATS_W)[p]
 
 
 # ------------------------------------------------------------ the board (table and result pages)
@@ -82,14 +80,13 @@ def _seat(c: Canvas, board: dict, counts: list[int], p: int, winner: int | None)
     t, view, surf = c.t, c.view, c.surf
     rect = column(view["players"], p).inflate(-6, 0)
     rect.h = SEAT_H
-    seat = c.seat(p)
     shown = board["seats"][p]
     out = is_out(board, counts, p, winner)
     pygame.draw.rect(surf, PANEL_HI if p == view["at"] else PANEL, rect, border_radius=12)
     r = min(24, rect.w // 6)
     c.seat_badge((rect.x + 8 + r, rect.y + 10 + r), r, p)
     if rect.w >= 180:                       # narrower, the badge alone names the seat
-        draw.text(surf, t("seat", seat=seat), 30, TEXT, "midleft", (rect.x + 16 + 2 * r, rect.y + 10 + r),
+        draw.text(surf, t("seat", seat=c.seat(p)), 30, TEXT, "midleft", (rect.x + 16 + 2 * r, rect.y + 10 + r),
                   width=rect.w - 24 - 2 * r)
     draw.text(surf, t.count("cards", counts[p]), 34, MUTED if out else TEXT, "midtop",
               (rect.centerx, rect.y + 20 + 2 * r), width=rect.w - 12)
