@@ -58,11 +58,9 @@ def target_rect(k: int) -> pygame.Rect:
 
 def side_rect(k: int, player: int) -> pygame.Rect:
     """Player 0's side of column `k` (above the target) or player 1's (below)."""
-    if player == 0:
-        bottom = MIDDLE - TARGET[1] // 2 - 6
-        return pygame.Rect(column_x(k), TOP, COLUMN_W, bottom - TOP)
-    top = MIDDLE + TARGET[1] // 2 + 6
-    return pygame.Rect(column_x(k), top, COLUMN_W, BOTTOM - top)
+    clear = TARGET[1] // 2 + 6                          # of the targets' row
+    top, bottom = (TOP, MIDDLE - clear) if player == 0 else (MIDDLE + clear, BOTTOM)
+    return pygame.Rect(column_x(k), top, COLUMN_W, bottom - top)
 
 
 def chip_rect(k: int, player: int, i: int, width: int) -> pygame.Rect:
@@ -267,14 +265,12 @@ def _scores(c: Canvas) -> None:
     c.header(t("scores_title", round=result["round"]), "", subtitle(c))
     formula_x, right = 330, SIZE[0] - 40
     c.titles([("col_round", "bottomleft", formula_x), ("col_total", "bottomright", right)], HEADER + 56, 34, GOLD)
-    bottom = HEADER + 64
     for p, row in c.seat_rows(list(range(view["players"])), HEADER + 64, HEADER + 64 + 2 * 150, 150):
         draw.text(surf, t("seat", seat=c.seat(p)), 48, TEXT, "midleft", (row.x + 96, row.centery))
         draw.text(surf, score_formula(t, result, p), 44, TEXT, "midleft", (formula_x, row.centery),
                   width=right - 200 - formula_x, lines=2)
         goal = draw.text(surf, f"/ {view['goal']}", 36, MUTED, "bottomright", (right, row.centery + 24))
         draw.text(surf, str(result["totals"][p]), 72, TEXT, "bottomright", (goal.x - 8, goal.bottom + 4))
-        bottom = row.bottom
     outcome = t("game_end", goal=view["goal"]) if over else starter_text(t, c.table)
-    draw.text(surf, outcome, 40, GOLD, "midtop", (SIZE[0] // 2, bottom + 30), width=SIZE[0] - 80, lines=2)
+    c.line(outcome, row.bottom + 30, 40, GOLD, 2, 40)          # under the last row
     c.prompt_bar("" if over else t("bar_gather"))
