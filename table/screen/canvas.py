@@ -6,7 +6,7 @@ game other than their own.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Collection, Iterable, Iterator
 
 import pygame
 
@@ -71,6 +71,19 @@ class Canvas:
             r = min(badge, row.h // 2 - 4)
             self.seat_badge((row.x + 12 + r, row.centery), r, p)
             yield p, row
+
+    def unit_rows(self, units: list[list[int]], top: int, bottom: int, most: int = 100,
+                  badge: int = 30) -> Iterator[tuple[int, pygame.Rect, int]]:
+        """Draw one panel row per unit (the players of a team, or one player) between top and bottom, with its team
+        band and its seats' badges side by side; yields (unit index, row, x after the badges)."""
+        for u, row in self.panels(len(units), top, bottom, most):
+            self.team_band(row, units[u][0])
+            r = min(badge, row.h // 2 - 4)
+            x = row.x + 16
+            for p in units[u]:
+                self.seat_badge((x + r, row.centery), r, p)
+                x += 2 * r + 8
+            yield u, row, x + 8
 
     def seat_badge(self, center, r: int, player: int) -> None:
         """Player `player`'s seat number in a disc coloured like its seat light."""
@@ -175,16 +188,20 @@ class Canvas:
         else:
             draw.back(self.surf, rect, False)
 
-    def chips(self, cards: list[str], x: float, cy: float, h: int, gap: int = 8, width: float | None = None) -> float:
-        """A row of chips `h` high (or less, to fit in `width` when given) starting at x, centred on cy (a dash for
-        none); returns its right edge."""
+    def chips(self, cards: list[str], x: float, cy: float, h: int, gap: int = 8, width: float | None = None,
+              framed: Collection[str] = ()) -> float:
+        """A row of chips `h` high (or less, to fit in `width` when given) starting at x, centred on cy, the
+        `framed` ones in gold (a dash for none); returns its right edge."""
         if width is not None:
             h = self.chip_height(len(cards), width, h, gap)
         if not cards:
             return draw.text(self.surf, "—", h, MUTED, "midleft", (x + h // 2, cy)).right
         w = self.faces.chip_width(h)
         for i, card in enumerate(cards):
-            self.faces.draw(self.surf, pygame.Rect(x + i * (w + gap), cy - h / 2, w, h), card, "chip")
+            chip = pygame.Rect(x + i * (w + gap), cy - h / 2, w, h)
+            self.faces.draw(self.surf, chip, card, "chip")
+            if card in framed:
+                draw.frame(self.surf, chip.inflate(10, 10), GOLD, 4)
         return x + len(cards) * (w + gap) - gap
 
     def chip_lines(self, cards: list[str], box: pygame.Rect, heights: Iterable[int], gap: int,

@@ -7,8 +7,6 @@ With partners every seat row and scoring row carries its team's colour band, and
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pygame
 
 from table.games.kitty.rules import TARGET
@@ -50,20 +48,6 @@ def _header(c: Canvas, title: str, deal: int, rnd: int | None = None) -> None:
     parts = [t("deal", deal=deal)] * view["options"]["long"]
     parts.append(t("registering") if rnd is None else t("round", round=rnd, rounds=view["rounds"]))
     c.header(title, " · ".join(parts), subtitle(c))
-
-
-def _unit_rows(c: Canvas, top: int, bottom: int) -> Iterator[tuple[int, pygame.Rect, int]]:
-    """One panel row per scoring unit (its team band, its seats' badges); yields (unit, row, x after badges)."""
-    listed = units(c.view)
-    for u, row in c.panels(len(listed), top, bottom, 100):
-        members = listed[u]
-        c.team_band(row, members[0])
-        r = min(30, row.h // 2 - 4)
-        x = row.x + 16
-        for p in members:
-            c.seat_badge((x + r, row.centery), r, p)
-            x += 2 * r + 8
-        yield u, row, x + 8
 
 
 # ------------------------------------------------------------ table
@@ -263,7 +247,7 @@ def _scores(c: Canvas) -> None:
     for i, rank in enumerate(ranks):
         c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), c.faces.of_rank(rank), "chip")
     c.titles([("col_calc", "midleft", calc_x), ("col_total", "midright", right)], top + 20, 30, GOLD)
-    for u, row, _ in _unit_rows(c, top + 50, SIZE[1] - 10):
+    for u, row, _ in c.unit_rows(units(view), top + 50, SIZE[1] - 10):
         counts = scores["counts"][u]
         for i, count in enumerate(counts):
             box = pygame.Rect(grid_x + i * cell + 3, row.y + 6, cell - 6, row.h - 12)
@@ -286,7 +270,7 @@ def _stakes(c: Canvas) -> None:
     c.header(t("stakes_title"), "", subtitle(c))
     c.line(t("stakes_rule", stake=stakes["stake"]), HEADER + 8, 30)
     right = SIZE[0] - 30
-    for u, row, x in _unit_rows(c, HEADER + 56, SIZE[1] - 10):
+    for u, row, x in c.unit_rows(units(view), HEADER + 56, SIZE[1] - 10):
         unit = units(view)[u]
         draw.text(surf, settlement_text(t, c.table, unit), 34, TEXT, "midleft", (x, row.centery),
                   width=right - 150 - x, lines=2)

@@ -135,7 +135,7 @@ def _capture(c: Canvas, current: int) -> None:
         c.labelled_chips(t("centre_after"), step["centre"], (24, row_y), 32, 48, MUTED)
     else:
         r = draw.text(surf, t("targets_left"), 32, GOLD, "midleft", (24, row_y))
-        _framed_chips(c, step["centre"], view["capture"]["left"], r.right + 16, row_y)
+        c.chips(step["centre"], r.right + 16, row_y, 48, 10, framed=view["capture"]["left"])
     pygame.draw.rect(surf, PANEL, box, border_radius=12)
     inner = box.inflate(-32, -16)
     lines = [(rule_sentence(c.t, c.table, step), TEXT)]
@@ -183,15 +183,6 @@ def _step_column(c: Canvas, step: dict, k: int, current: int, column: pygame.Rec
         c.seat_badge((column.x + 10 + r, y + r + 2), r, player)
         block = pygame.Rect(column.x + 2 * r + 18, y, column.w - 2 * r - 26, room - 4)
         y = c.chip_lines(_rank_chips(c, ranks), block, range(2 * r + 4, 14, -2), 6, centred=False) + 10
-
-
-def _framed_chips(c: Canvas, cards: list[str], framed: list[str], x: float, cy: float, h: int = 48) -> None:
-    """A row of chips, the `framed` ones in gold (a tie's targets left)."""
-    step = c.faces.chip_width(h) + 10
-    c.chips(cards, x, cy, h, 10)
-    for i, card in enumerate(cards):
-        if card in framed:
-            draw.frame(c.surf, pygame.Rect(x + i * step - 5, cy - h / 2 - 5, step, h + 10), GOLD, 4)
 
 
 # ------------------------------------------------------------ take
