@@ -108,12 +108,9 @@ def _slug(c: Canvas) -> None:
     box = _band(c, c.t("slug", shown=len(shown), size=size))
     h = box.h
     w = round(h * 0.72)
-    for i in range(size):
-        rect = pygame.Rect(box.x + i * (w + 12), box.y, w, h)
-        if i < len(shown):
-            c.faces.draw(c.surf, rect, shown[i])
-        else:
-            draw.back(c.surf, rect, True)
+    for i, card in enumerate(shown):
+        c.faces.draw(c.surf, pygame.Rect(box.x + i * (w + 12), box.y, w, h), card)
+    draw.backs(c.surf, pygame.Rect(box.x + len(shown) * (w + 12), box.y, w, h), size - len(shown), w + 12)
     if view["phase"] == "draft":
         draw.text(c.surf, c.t("slug_face_down"), 30, MUTED, "midleft", (box.x + size * (w + 12) + 10, box.centery),
                   width=box.right - box.x - size * (w + 12) - 10)
