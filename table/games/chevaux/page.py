@@ -92,8 +92,7 @@ def _seat(c: Canvas, board: dict, counts: list[int], p: int, winner: int | None)
               (rect.centerx, rect.y + 20 + 2 * r), width=rect.w - 12)
     status = "out" if out else "leader" if p == board["leader"] else None
     if status:
-        draw.tag(surf, t(status), 24, (rect.centerx, rect.y + 104), INK, MUTED if out else GOLD, "midtop",
-                 rect.w - 12)
+        draw.tag(surf, t(status), 24, (rect.centerx, rect.y + 104), INK, MUTED if out else GOLD, "midtop", rect.w - 12)
     if shown["playing"]:
         card = pygame.Rect((0, 0), CARD)
         card.midbottom = (rect.centerx - (REDRAW[0] // 2 if redraws(board, p) else 0), rect.bottom - 8)

@@ -104,8 +104,7 @@ def _setup(c: Canvas) -> None:
         card = pygame.Rect(40, TOP + 60, 240, 320)
         draw.text(surf, t("start_card"), 34, GOLD, "midbottom", (card.centerx, card.y - 12), width=300)
         c.faces.draw(surf, card, view["start_card"])
-        draw.text(surf, t("start_card_note"), 28, TEXT, "midtop", (card.centerx, card.bottom + 14), width=300,
-                  lines=3)
+        draw.text(surf, t("start_card_note"), 28, TEXT, "midtop", (card.centerx, card.bottom + 14), width=300, lines=3)
         x0 = card.right + 50
         draw.text(surf, t("setup_deal", seat=c.seat(view["first"])), 40, GOLD, "topleft", (x0, TOP + 8),
                   width=SIZE[0] - 16 - x0)

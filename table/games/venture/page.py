@@ -39,8 +39,7 @@ def subtitle(c: Canvas) -> str:
 
 def _ranks(c: Canvas, cards: list[str], box: pygame.Rect, most: int = 52) -> None:
     """Cards as chips by rank in `box`, labelled "×n" when several (`_groups`)."""
-    _groups(c, [(card, c.t("times", n=n) if n > 1 else "") for card, n in rank_groups(cards, c.faces.ranks)], box,
-            most)
+    _groups(c, [(card, c.t("times", n=n) if n > 1 else "") for card, n in rank_groups(cards, c.faces.ranks)], box, most)
 
 
 def _groups(c: Canvas, groups: list[tuple[str, str]], box: pygame.Rect, most: int = 52) -> None:
@@ -161,8 +160,8 @@ def _fire(c: Canvas, current: int) -> None:
         said = draw.text(surf, _step_text(c, step), 32, TEXT, "midleft", (text_x, row.centery),
                          width=(RIGHT - text_x) // 2 if step["taken"] else RIGHT - text_x - 16)
         if step["taken"]:
-            _ranks(c, step["taken"], pygame.Rect(said.right + 16, row.y + 6, row.right - 28 - said.right, row.h - 12),
-                   48)
+            box = pygame.Rect(said.right + 16, row.y + 6, row.right - 28 - said.right, row.h - 12)
+            _ranks(c, step["taken"], box, 48)
 
 
 def _step_text(c: Canvas, step: dict) -> str:
