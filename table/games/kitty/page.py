@@ -101,10 +101,8 @@ def _seat_rows(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     x1 = SIZE[0] - 16
     held_x, status_x, gained_x = ROWS_X + 262, ROWS_X + 340, ROWS_X + 470
-    total_w = 90
-    phase = view["phase"]
     top = HEADER + 12
-    status = [(f"col_{phase}", "midtop", status_x + 50)] * (progress(view, 0) is not None)
+    status = [(f"col_{view['phase']}", "midtop", status_x + 50)] * (progress(view, 0) is not None)
     c.titles([("col_held", "midtop", held_x), *status, ("col_gained", "topleft", gained_x),
               ("col_points", "topright", x1 - 14)], top)
     for p, row in c.seat_rows(list(range(view["players"])), top + 36, BOTTOM + 8, 100, ROWS_X, x1):
@@ -112,7 +110,7 @@ def _seat_rows(c: Canvas) -> None:
         c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
         draw.text(surf, str(held(view, p)), 44, TEXT, "center", (held_x, row.centery))
         _status(c, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
-        c.chips(view["taken"][p], gained_x, row.centery, min(48, row.h - 20), 6, x1 - total_w - gained_x - 10)
+        c.chips(view["taken"][p], gained_x, row.centery, min(48, row.h - 20), 6, x1 - 100 - gained_x)  # clear of the total
         draw.text(surf, str(view["totals"][p]), 56, TEXT, "midright", (x1 - 14, row.centery))
 
 
@@ -147,9 +145,7 @@ def _reveal(c: Canvas, step: int) -> None:
     _revealed_targets(c, resolution["targets"], steps)
     _bid_ladder(c, resolution["bids"], steps)
     waiting = steps[-1]["step"] in ("choose", "give")
-    bottom = BOTTOM if waiting else SIZE[1] - 10
-    top = REVEAL_LINES
-    for k, row in c.step_rows(len(steps), len(steps) - 1, top, bottom, 66):
+    for k, row in c.step_rows(len(steps), len(steps) - 1, REVEAL_LINES, BOTTOM if waiting else SIZE[1] - 10, 66):
         r = min(24, row.h // 2 - 2)
         draw.badge(surf, (row.x + 12 + r, row.centery), r, k + 1, GOLD)
         said = step_text(t, c.table, steps[k], c.card_name, c.faces.ranks)
