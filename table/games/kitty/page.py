@@ -110,7 +110,7 @@ def _seat_rows(c: Canvas) -> None:
         c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
         draw.text(surf, str(held(view, p)), 44, TEXT, "center", (held_x, row.centery))
         _status(c, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
-        c.chips(view["taken"][p], gained_x, row.centery, min(48, row.h - 20), 6, x1 - 100 - gained_x)  # clear of the total
+        c.chips(view["taken"][p], gained_x, row.centery, min(48, row.h - 20), 6, x1 - 100 - gained_x)
         draw.text(surf, str(view["totals"][p]), 56, TEXT, "midright", (x1 - 14, row.centery))
 
 
