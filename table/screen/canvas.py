@@ -72,6 +72,18 @@ class Canvas:
             self.seat_badge((row.x + 12 + r, row.centery), r, p)
             yield p, row
 
+    def score_rows(self, players: list[int], top: int, bottom: int, most: int, name: tuple[int, int] = (100, 40),
+                   crown: tuple[int, int] | None = None) -> Iterator[tuple[int, pygame.Rect]]:
+        """Seat rows (`seat_rows`) of a score table, each with its seat's name (`name`: x in the row, size); with
+        a `crown` (x in the row, radius), a winner's row is framed and crowned once drawn."""
+        for p, row in self.seat_rows(players, top, bottom, most):
+            draw.text(self.surf, self.t("seat", seat=self.seat(p)), name[1], TEXT, "midleft",
+                      (row.x + name[0], row.centery))
+            yield p, row
+            if crown and p in self.view["winners"]:
+                draw.frame(self.surf, row)
+                draw.crown(self.surf, (row.x + crown[0], row.centery), crown[1])
+
     def unit_rows(self, units: list[list[int]], top: int, bottom: int, most: int = 100,
                   badge: int = 30) -> Iterator[tuple[int, pygame.Rect, int]]:
         """Draw one panel row per unit (the players of a team, or one player) between top and bottom, with its team

@@ -265,8 +265,7 @@ def _scores(c: Canvas) -> None:
     c.header(t("scores_title", round=result["round"]), "", subtitle(c))
     formula_x, right = 330, SIZE[0] - 40
     c.titles([("col_round", "bottomleft", formula_x), ("col_total", "bottomright", right)], HEADER + 56, 34, GOLD)
-    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 64, HEADER + 64 + 2 * 150, 150):
-        draw.text(surf, t("seat", seat=c.seat(p)), 48, TEXT, "midleft", (row.x + 96, row.centery))
+    for p, row in c.score_rows(list(range(view["players"])), HEADER + 64, HEADER + 64 + 2 * 150, 150, (96, 48)):
         draw.text(surf, score_formula(t, result, p), 44, TEXT, "midleft", (formula_x, row.centery),
                   width=right - 200 - formula_x, lines=2)
         goal = draw.text(surf, f"/ {view['goal']}", 36, MUTED, "bottomright", (right, row.centery + 24))

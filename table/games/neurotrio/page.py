@@ -310,8 +310,7 @@ def _finish(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     c.header(t("finish_title"), "", subtitle(c))
     c.line(t("finish_rule"), TOP, 28, lines=2)
-    for p, row in c.seat_rows(finish_order(view), TOP + 72, BOTTOM + 8, 90):
-        draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
+    for p, row in c.score_rows(finish_order(view), TOP + 72, BOTTOM + 8, 90):
         points = view["points"][p]
         x = row.x + 320
         if p in view["finished"]:
@@ -383,14 +382,10 @@ def _scores(c: Canvas) -> None:
     c.titles([(f"col_{key}", "midbottom", x, step - 8) for key, x in zip(COLUMNS, xs)], TOP + 36)
     total_x = first + len(COLUMNS) * step + 90
     draw.text(surf, t("col_total"), 28, GOLD, "midbottom", (total_x, TOP + 36))
-    for p, row in c.seat_rows(ranking(view), TOP + 44, BOTTOM + 8, 84):
-        draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
+    for p, row in c.score_rows(ranking(view), TOP + 44, BOTTOM + 8, 84, crown=(250, 20)):
         for key, x in zip(COLUMNS, xs):
             value = view["points"][p][key]
             shown = draw.number(value) if value else "·"
             draw.text(surf, shown, 40, TEXT if value else MUTED, "center", (x, row.centery))
         draw.text(surf, draw.number(view["totals"][p]), 52, TEXT, "center", (total_x, row.centery))
-        if p in view["winners"]:
-            draw.frame(surf, row)
-            draw.crown(surf, (row.x + 250, row.centery), 20)
     c.prompt_bar("")
