@@ -97,6 +97,14 @@ class Canvas:
                 x += 2 * r + 8
             yield u, row, x + 8
 
+    def seat_columns(self, players: list[int], x0: float, step: int, y: int, r: int) -> Iterator[tuple[int, int, int]]:
+        """A seat badge (radius r, centred at height y) heading each player's column, `step` wide from x0; yields
+        (index, player, the column's middle x)."""
+        for i, p in enumerate(players):
+            cx = x0 + i * step + step // 2
+            self.seat_badge((cx, y), r, p)
+            yield i, p, cx
+
     def seat_badge(self, center, r: int, player: int) -> None:
         """Player `player`'s seat number in a disc coloured like its seat light."""
         seat = self.seat(player)

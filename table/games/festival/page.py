@@ -201,11 +201,10 @@ def _turn(c: Canvas) -> None:
     card_w = min(150, w - 50)
     card_h = card_w * 4 // 3
     top = HEADER + 16
-    for i, choice in enumerate(chosen):
-        cx = x0 + i * w + w // 2
+    for i, _, cx in c.seat_columns([choice["player"] for choice in chosen], x0, w, top + 30, 28):
+        choice = chosen[i]
         if i:
             draw.arrow(surf, (cx - w + 40, top + 30), (cx - 40, top + 30), MUTED, 6)
-        c.seat_badge((cx, top + 30), 28, choice["player"])
         note = t("first_player") if i == 0 else t("received_from", seat=c.seat(chosen[i - 1]["player"]))
         draw.text(surf, note, 26, GOLD if i == 0 else MUTED, "midtop", (cx, top + 66), width=w - 8)
         rect = pygame.Rect(0, 0, card_w, card_h)

@@ -185,9 +185,7 @@ def _bid_ladder(c: Canvas, bids: list[str], steps: list[dict]) -> None:
     x0, x1 = 2 * TARGET_CARD[0] + 70, SIZE[0] - 16
     w = min(170, (x1 - x0) // len(bids))
     card_w = min(130, w - 22)
-    for i, p in enumerate(bid_order(bids, rank)):
-        cx = x0 + i * w + w // 2
-        c.seat_badge((cx, HEADER + 34), 26, p)
+    for _, p, cx in c.seat_columns(bid_order(bids, rank), x0, w, HEADER + 34, 26):
         card = pygame.Rect(0, 0, card_w, card_w * 4 // 3)
         card.midtop = (cx, HEADER + 72)
         c.faces.draw(surf, card, bids[p])

@@ -82,9 +82,7 @@ def _order(c: Canvas, area: pygame.Rect) -> None:
     step = min(128, area.w // len(seats))
     w, h = ORDER_CARD
     top = area.y + 56
-    for i, p in enumerate(seats):
-        cx = area.x + i * step + step // 2
-        c.seat_badge((cx, top + 26), 26, p)
+    for _, p, cx in c.seat_columns(seats, area.x, step, top + 26, 26):
         card = pygame.Rect(0, 0, w, h)
         card.midtop = (cx, top + 62)
         if p in view["skipped"]:
