@@ -141,9 +141,8 @@ def _trait(c: Canvas, board: dict, k: int, trait: dict, top: list[int]) -> None:
 def _table(c: Canvas) -> None:
     """The round in progress: the board, the tie-break or what to know now, the seat prompt, what to do."""
     t, view = c.t, c.view
-    board = view["current"]
     c.header(t("game_name"), t("round", round=view["round"]))
-    _board(c, board, view["totals"])
+    _board(c, view["current"], view["totals"])
     note = table_note(t, c.table)
     if note:
         c.line(note, NOTE_Y, 32, GOLD, 2)

@@ -148,8 +148,7 @@ def _take(c: Canvas) -> None:
         x += width + 30
     draw.text(surf, t("col_seat"), 32, GOLD, "bottomleft", (30, HEADER + 66), width=100)
     lost = discarded(view)
-    bottom = SIZE[1] - (80 if lost else 10)
-    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 74, bottom):
+    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 74, SIZE[1] - (80 if lost else 10)):
         for move, x in columns:
             c.chips(moves[p][move], x, row.centery, h, gap)
     if lost:

@@ -136,8 +136,7 @@ def _this_turn(c: Canvas) -> None:
     draw.text(surf, label, 30, GOLD, "topleft", (x, y), width=290)
     if view["holder"] is not None:
         draw.text(surf, t("held_by", seat=c.seat(view["holder"])), 26, MUTED, "topleft", (x, y + 30), width=290)
-    filled = view["drawn"] if drawing else view["packet"]
-    draw.backs(surf, pygame.Rect(x, TURN.bottom - 46, 32, 40), size, 44, filled)
+    draw.backs(surf, pygame.Rect(x, TURN.bottom - 46, 32, 40), size, 44, view["drawn"] if drawing else view["packet"])
     x = TURN.x + 330
     pygame.draw.line(surf, PANEL_HI, (x - 14, TURN.y + 10), (x - 14, TURN.bottom - 10), 3)
     draw.text(surf, t("col_this_turn"), 28, MUTED, "topleft", (x, y))

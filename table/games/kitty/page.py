@@ -208,16 +208,14 @@ def _take(c: Canvas) -> None:
     resolution = view["resolution"]
     _header(c, t("take_title"), resolution["deal"], resolution["round"])
     taken, discarded = take_moves(view, c.faces.ranks)
-    bids = resolution["bids"]
     take_x, discard_x = 310, 860
     top = HEADER + 12
     c.titles([("col_take", "topleft", take_x), ("col_discard", "topleft", discard_x)], top, 32, GOLD)
-    bottom = BOTTOM - (70 if discarded else 0)
-    for p, row in c.seat_rows(list(range(view["players"])), top + 44, bottom):
+    for p, row in c.seat_rows(list(range(view["players"])), top + 44, BOTTOM - (70 if discarded else 0)):
         c.seat_name(row, p, 40)
         h = min(56, row.h - 16)
         c.chips(taken[p], take_x, row.centery, h)
-        c.chips([bids[p]], discard_x, row.centery, h)
+        c.chips([resolution["bids"][p]], discard_x, row.centery, h)
     if discarded:
         c.labelled_chips(t.count("targets_discarded", len(discarded)), discarded, (30, BOTTOM - 36), 36, 50, space=20)
     c.prompt_bar(t("prompt_clear") if c.table.get("clearing") else t("prompt_take"))
@@ -242,8 +240,7 @@ def _scores(c: Canvas) -> None:
         c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), c.faces.of_rank(rank), "chip")
     c.titles([("col_calc", "midleft", calc_x), ("col_total", "midright", right)], top + 20, 30, GOLD)
     for u, row, _ in c.unit_rows(units(view), top + 50, SIZE[1] - 10):
-        counts = scores["counts"][u]
-        for i, count in enumerate(counts):
+        for i, count in enumerate(scores["counts"][u]):
             box = pygame.Rect(grid_x + i * cell + 3, row.y + 6, cell - 6, row.h - 12)
             scored = u in scores["scorers"][i]
             if scored:

@@ -141,10 +141,9 @@ def _fire(c: Canvas, current: int) -> None:
     steps = last["steps"]
     top, bottom = BAND.bottom + 10, SIZE[1] - 8
     h = min(110, (bottom - top) // len(steps))   # a step's height, as c.panels lays them out
-    most_bids = max(len(s["bids"]) for s in steps)
     chip_h = min(50, h - 18)
     r = min(24, (h - 18) // 2)
-    text_x = LEFT + 16 + c.faces.chip_width(chip_h) + 12 + most_bids * (2 * r + 8) + 8
+    text_x = LEFT + 16 + c.faces.chip_width(chip_h) + 12 + max(len(s["bids"]) for s in steps) * (2 * r + 8) + 8
     for k, row in c.step_rows(len(steps), current, top, bottom, 110, LEFT, RIGHT):
         step = steps[k]
         chip = pygame.Rect(row.x + 16, row.centery - chip_h // 2, c.faces.chip_width(chip_h), chip_h)
