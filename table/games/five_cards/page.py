@@ -74,15 +74,11 @@ def chip_rect(k: int, player: int, i: int, width: int) -> pygame.Rect:
 
 
 def inner(side: pygame.Rect, player: int, margin: int) -> tuple[str, tuple[int, int]]:
-    """(anchor, point) `margin` inside a side's edge next to the target."""
+    """(anchor, point) `margin` inside a side's edge next to the target, for player `player`'s side (for the
+    other player's: the edge away from it)."""
     if player == 0:
         return "midbottom", (side.centerx, side.bottom - margin)
     return "midtop", (side.centerx, side.y + margin)
-
-
-def outer(side: pygame.Rect, player: int, margin: int) -> tuple[str, tuple[int, int]]:
-    """(anchor, point) `margin` inside a side's edge away from the target."""
-    return inner(side, 1 - player, margin)
 
 
 def seat_rect(player: int) -> pygame.Rect:
@@ -201,7 +197,7 @@ def _choice(c: Canvas, column: dict, p: int, chosen: bool) -> None:
     prompt = c.table.get("prompt")
     key, params = prompt["labels"][legal.index(k)] if prompt else ("prompt_column", {"rank": column["rank"]})
     label = ("» " if chosen else "") + t(key, **params)
-    anchor, at = outer(side, p, 6)
+    anchor, at = inner(side, 1 - p, 6)                 # the edge away from the target
     draw.tag(surf, label, 28, at, INK if chosen else TEXT, GOLD if chosen else BG, anchor, COLUMN_W - 12)
     if chosen:
         chip = chip_rect(k, p, len(column["sides"][p]), c.faces.chip_width(CHIP))

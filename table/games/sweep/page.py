@@ -198,8 +198,7 @@ def _take(c: Canvas) -> None:
     chip_x = 700
     for p, row in c.seat_rows(players, HEADER + 8, HEADER + 8 + h * len(players), h):
         ranks = took.get(p, [])
-        line = t("takes_into_hand", seat=c.seat(p), ranks=ranks_text(ranks)) if ranks else \
-            t("takes_none", seat=c.seat(p))
+        line = t("takes_into_hand" if ranks else "takes_none", seat=c.seat(p), ranks=ranks_text(ranks))
         draw.text(surf, line, 40, TEXT if ranks else MUTED, "midleft", (row.x + 90, row.centery),
                   width=chip_x - row.x - 110)
         if ranks:
