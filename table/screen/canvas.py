@@ -6,7 +6,7 @@ game other than their own.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Collection, Iterable, Iterator
 
 import pygame
 
@@ -43,14 +43,23 @@ class Canvas:
         return LIGHTS.get(state, LIGHTS["off"])
 
     def panels(self, count: int, top: int, bottom: int, most: int, x0: int = 16, x1: int = SIZE[0] - 16,
-               gap: int = 8, lit: int | None = None) -> Iterator[tuple[int, pygame.Rect]]:
+               gap: int = 8, lit: int | None = None, radius: int = 12) -> Iterator[tuple[int, pygame.Rect]]:
         """Draw `count` panel rows, at most `most` apart, `gap` between them, from top down to bottom (row `lit`
         highlighted); yields (index, row)."""
         h = min(most, (bottom - top) // max(count, 1))
         for i in range(count):
             row = pygame.Rect(x0, top + i * h, x1 - x0, h - gap)
-            pygame.draw.rect(self.surf, PANEL_HI if i == lit else PANEL, row, border_radius=12)
+            pygame.draw.rect(self.surf, PANEL_HI if i == lit else PANEL, row, border_radius=radius)
             yield i, row
+
+    def step_rows(self, count: int, current: int, top: int, bottom: int, most: int, x0: int = 16,
+                  x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
+        """Panel rows of a sequence shown step by step (`panels`), the `current` one highlighted and framed;
+        yields (step, row)."""
+        for k, row in self.panels(count, top, bottom, most, x0, x1, lit=current):
+            if k == current:
+                draw.frame(self.surf, row.inflate(6, 6))
+            yield k, row
 
     def seat_rows(self, players: list[int], top: int, bottom: int, most: int = 100,
                   x0: int = 16, x1: int = SIZE[0] - 16, badge: int = 34) -> Iterator[tuple[int, pygame.Rect]]:
@@ -63,6 +72,39 @@ class Canvas:
             self.seat_badge((row.x + 12 + r, row.centery), r, p)
             yield p, row
 
+    def score_rows(self, players: list[int], top: int, bottom: int, most: int, name: tuple[int, int] = (100, 40),
+                   crown: tuple[int, int] | None = None) -> Iterator[tuple[int, pygame.Rect]]:
+        """Seat rows (`seat_rows`) of a score table, each with its seat's name (`name`: x in the row, size); with
+        a `crown` (x in the row, radius), a winner's row is framed and crowned once drawn."""
+        for p, row in self.seat_rows(players, top, bottom, most):
+            draw.text(self.surf, self.t("seat", seat=self.seat(p)), name[1], TEXT, "midleft",
+                      (row.x + name[0], row.centery))
+            yield p, row
+            if crown and p in self.view["winners"]:
+                draw.frame(self.surf, row)
+                draw.crown(self.surf, (row.x + crown[0], row.centery), crown[1])
+
+    def unit_rows(self, units: list[list[int]], top: int, bottom: int, most: int = 100,
+                  badge: int = 30) -> Iterator[tuple[int, pygame.Rect, int]]:
+        """Draw one panel row per unit (the players of a team, or one player) between top and bottom, with its team
+        band and its seats' badges side by side; yields (unit index, row, x after the badges)."""
+        for u, row in self.panels(len(units), top, bottom, most):
+            self.team_band(row, units[u][0])
+            r = min(badge, row.h // 2 - 4)
+            x = row.x + 16
+            for p in units[u]:
+                self.seat_badge((x + r, row.centery), r, p)
+                x += 2 * r + 8
+            yield u, row, x + 8
+
+    def seat_columns(self, players: list[int], x0: float, step: int, y: int, r: int) -> Iterator[tuple[int, int, int]]:
+        """A seat badge (radius r, centred at height y) heading each player's column, `step` wide from x0; yields
+        (index, player, the column's middle x)."""
+        for i, p in enumerate(players):
+            cx = x0 + i * step + step // 2
+            self.seat_badge((cx, y), r, p)
+            yield i, p, cx
+
     def seat_badge(self, center, r: int, player: int) -> None:
         """Player `player`'s seat number in a disc coloured like its seat light."""
         seat = self.seat(player)
@@ -70,21 +112,23 @@ class Canvas:
 
     def seat_name(self, row: pygame.Rect, player: int, size: int, tags: list[tuple[str, tuple]] = (),
                   lift: int | None = None, gap: int = 2, tag_size: int = 28, badge: int = 34,
-                  width: int | None = None) -> pygame.Rect:
-        """A seat's name right of its badge in a seat row (`seat_rows`), centred on the row; `lift`ed, its
-        bottom `lift` pixels under the row's middle, with its `tags` (text, background) in a line under it."""
+                  right: int | None = None) -> pygame.Rect:
+        """A seat's name right of its badge in a seat row (`seat_rows`), centred on the row (ending before x
+        `right`, when given); `lift`ed, its bottom `lift` pixels under the row's middle, with its `tags` (text,
+        background) in a line under it."""
         at = (row.x + 24 + 2 * min(badge, row.h // 2 - 4), row.centery + (lift or 0))
         name = draw.text(self.surf, self.t("seat", seat=self.seat(player)), size, TEXT,
-                         "midleft" if lift is None else "bottomleft", at, width=width)
+                         "midleft" if lift is None else "bottomleft", at, width=right and right - at[0])
         x = name.x
         for label, colour in tags:
             x = draw.tag(self.surf, label, tag_size, (x, name.bottom + gap), INK, colour).right + 8
         return name
 
-    def titles(self, columns: list[tuple[str, str, int]], y: int, size: int = 28, colour=MUTED) -> None:
-        """Column titles (text key, anchor, x) on one line: the anchor's point at (x, y)."""
-        for key, anchor, x in columns:
-            draw.text(self.surf, self.t(key), size, colour, anchor, (x, y))
+    def titles(self, columns: list[tuple], y: int, size: int = 28, colour=MUTED) -> None:
+        """Column titles (text key, anchor, x, and the widest each may be, if given) on one line: the anchor's
+        point at (x, y)."""
+        for key, anchor, x, *width in columns:
+            draw.text(self.surf, self.t(key), size, colour, anchor, (x, y), width=width[0] if width else None)
 
     def step_panel(self, rect: pygame.Rect, k: int, current: int, radius: int = 12,
                    framed: int | None = None) -> bool:
@@ -145,6 +189,11 @@ class Canvas:
             width = max(60, end - 980)            # clear of `middle`
         draw.text(surf, right, 34, MUTED, "midright", (end, mid), width=width)
 
+    def line(self, text: str, y: int, size: int, colour=TEXT, lines: int = 1, margin: int = 20) -> pygame.Rect:
+        """Text centred across the page, its top at y, `margin` pixels clear of each side."""
+        return draw.text(self.surf, text, size, colour, "midtop", (SIZE[0] // 2, y), width=SIZE[0] - 2 * margin,
+                         lines=lines)
+
     def prompt_bar(self, text: str) -> None:
         """What to do now, in gold on the bottom bar (nothing when `text` is empty)."""
         if text:
@@ -152,14 +201,64 @@ class Canvas:
             pygame.draw.rect(self.surf, PANEL_HI, bar)
             draw.text(self.surf, text, 44, GOLD, "center", bar.center, width=SIZE[0] - 40, lines=1)
 
-    def chips(self, cards: list[str], x: float, cy: float, h: int, gap: int = 8) -> float:
-        """A row of chips `h` high starting at x, centred on cy (a dash for none); returns its right edge."""
+    def card(self, rect: pygame.Rect, card: str | None, dim: bool = False) -> None:
+        """A card face up (veiled when `dim`), or its empty place when None."""
+        if card:
+            self.faces.draw(self.surf, rect, card, dim=dim)
+        else:
+            draw.back(self.surf, rect, False)
+
+    def chips(self, cards: list[str], x: float, cy: float, h: int, gap: int = 8, width: float | None = None,
+              framed: Collection[str] = ()) -> float:
+        """A row of chips `h` high (or less, to fit in `width` when given) starting at x, centred on cy, the
+        `framed` ones in gold (a dash for none); returns its right edge."""
+        if width is not None:
+            h = self.chip_height(len(cards), width, h, gap)
         if not cards:
             return draw.text(self.surf, "—", h, MUTED, "midleft", (x + h // 2, cy)).right
         w = self.faces.chip_width(h)
         for i, card in enumerate(cards):
-            self.faces.draw(self.surf, pygame.Rect(x + i * (w + gap), cy - h / 2, w, h), card, "chip")
+            chip = pygame.Rect(x + i * (w + gap), cy - h / 2, w, h)
+            self.faces.draw(self.surf, chip, card, "chip")
+            if card in framed:
+                draw.frame(self.surf, chip.inflate(10, 10), GOLD, 4)
         return x + len(cards) * (w + gap) - gap
+
+    def chip_lines(self, cards: list[str], box: pygame.Rect, heights: Iterable[int], gap: int,
+                   labels: list[str] | None = None, centred: bool = True) -> float:
+        """Chips (each with its label after it, 0.8 as high, when `labels` are given) wrapped into lines across
+        `box`, as tall as the first of `heights` whose lines fit it (else the last), centred on its middle or
+        from its top; returns the bottom of the last line."""
+        labels = labels or [""] * len(cards)
+        for h in heights:
+            size = max(20, round(h * 0.8))
+            widths = [self.faces.chip_width(h) + (draw.font(size).size(label)[0] + 6 if label else 0)
+                      for label in labels]
+            lines, x = [[]], 0
+            for i, w in enumerate(widths):
+                if x and x + w > box.w:
+                    lines.append([])
+                    x = 0
+                lines[-1].append(i)
+                x += w + gap
+            height = len(lines) * (h + gap) - gap
+            if height <= box.h and max(sum(widths[i] + gap for i in line) - gap for line in lines) <= box.w:
+                break
+        top = box.centery - height / 2 if centred else box.y
+        for row, line in enumerate(lines):
+            x, cy = box.x, top + row * (h + gap) + h / 2
+            for i in line:
+                right = self.chips([cards[i]], x, cy, h)
+                if labels[i]:
+                    draw.text(self.surf, labels[i], size, TEXT, "midleft", (right + 6, cy))
+                x += widths[i] + gap
+        return top + height
+
+    def labelled_chips(self, label: str, cards: list[str], at: tuple[int, int], size: int, h: int, colour=TEXT,
+                       space: int = 16) -> float:
+        """A label, its left middle at `at`, then a row of chips `h` high `space` pixels after it; returns the row's
+        right edge."""
+        return self.chips(cards, draw.text(self.surf, label, size, colour, "midleft", at).right + space, at[1], h)
 
     def chip_height(self, count: int, width: float, most: int, gap: int = 8) -> int:
         """The tallest chip height (at most `most`) that fits `count` chips in `width`."""
@@ -187,8 +286,9 @@ def _pause(surf: pygame.Surface, centre: tuple[int, int], r: int, colour) -> Non
         pygame.draw.rect(surf, colour, (x + dx - 4, y - r, 9, 2 * r), border_radius=2)
 
 
-def across(count: int, most: int, top: int, bottom: int, gap: int = 10) -> list[pygame.Rect]:
-    """`count` columns from top to bottom, at most `most` wide, `gap` apart, centred on the page."""
-    width = min(most, (SIZE[0] - 32 - gap * (count - 1)) // count)
-    x = (SIZE[0] - count * width - (count - 1) * gap) // 2
+def across(count: int, most: int, top: int, bottom: int, gap: int = 10, x0: int = 16,
+           x1: int = SIZE[0] - 16) -> list[pygame.Rect]:
+    """`count` columns from top to bottom, at most `most` wide, `gap` apart, centred between x0 and x1."""
+    width = min(most, (x1 - x0 - gap * (count - 1)) // count)
+    x = x0 + (x1 - x0 - count * width - (count - 1) * gap) // 2
     return [pygame.Rect(x + k * (width + gap), top, width, bottom - top) for k in range(count)]

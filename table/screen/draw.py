@@ -129,6 +129,12 @@ def back(surf: pygame.Surface, rect: pygame.Rect, filled: bool) -> None:
     pygame.draw.rect(surf, TEXT if filled else MUTED, rect, 2, border_radius=radius)
 
 
+def backs(surf: pygame.Surface, rect: pygame.Rect, count: int, step: int, filled: int | None = None) -> None:
+    """`count` bid slots (`back`) from `rect` rightwards, `step` apart, the first `filled` (all, by default) filled."""
+    for i in range(count):
+        back(surf, rect.move(i * step, 0), filled is None or i < filled)
+
+
 def card_blank(surf: pygame.Surface, rect: pygame.Rect, colour, band: float) -> pygame.Rect:
     """A whole card's blank: light, rounded, its top `band` (a share of its height) in `colour`; returns the
     band. Its face goes on it, then `card_edge`."""

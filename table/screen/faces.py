@@ -72,6 +72,10 @@ class RankFaces(Faces):
     def colour(self, card: str) -> tuple[int, int, int]:
         return self.colours[self.ranks[card]]
 
+    def of_rank(self, rank: int) -> str:
+        """A card of `rank` (every copy of a rank looks the same), to draw a rank given without its card."""
+        return min(card for card, r in self.ranks.items() if r == rank)
+
     def name(self, card: str, t) -> str:
         rank = self.ranks.get(card)
         return card if rank is None else t("card_rank", rank=rank)

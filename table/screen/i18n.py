@@ -62,12 +62,15 @@ class Translator:
         form = "one" if n in _SINGULAR[self.lang] else "other"
         return self(f"{key}_{form}", n=n, **params)
 
-    def seats(self, seats: list[int]) -> str:
-        """'Siège 3' or 'Sièges 1, 2 et 4'."""
+    def seats(self, seats: list[int], joined: list[int] | None = None, key: str = "seats") -> str:
+        """'Siège 3' or 'Sièges 1, 2 et 4' (`seats` are players, given the seat each `joined` at; `key` names the
+        text listing several, {seats} then {last})."""
+        if joined is not None:
+            seats = [joined[p] for p in seats]
         if len(seats) == 1:
             return self("seat", seat=seats[0])
         listed = ", ".join(str(s) for s in seats[:-1])
-        return self("seats", seats=listed, last=seats[-1])
+        return self(key, seats=listed, last=seats[-1])
 
     def plays_with(self, least: int | None, most: int | None) -> str:
         """How many players a game takes: 'à 2' or 'de 3 à 6 joueurs'."""

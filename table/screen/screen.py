@@ -191,14 +191,10 @@ class Screen:
                       width=step - 10)
         draw.text(surf, t("col_total"), 30, GOLD, "midbottom", (last + 60, top + 36))
         ranking = sorted(range(view["players"]), key=lambda p: (-view["totals"][p], p))
-        for p, row in c.seat_rows(ranking, top + 44, SIZE[1] - 64, 84):
-            draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
+        for p, row in c.score_rows(ranking, top + 44, SIZE[1] - 64, 84, crown=(260, 22)):
             for i, points in enumerate(history):
                 draw.text(surf, draw.number(points[p]), 40, TEXT, "center", (first + i * step + step // 2, row.centery))
             draw.text(surf, draw.number(view["totals"][p]), 56, TEXT, "center", (last + 60, row.centery))
-            if p in view["winners"]:
-                draw.frame(surf, row)
-                draw.crown(surf, (row.x + 260, row.centery), 22)
         c.prompt_bar(t("play_again"))
 
 

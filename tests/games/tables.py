@@ -104,8 +104,8 @@ class Keys:
     def count(self, key: str, n: int, **params) -> str:
         return self(key, n=n, **params)
 
-    def seats(self, seats: list[int]) -> str:
-        return f"seats({', '.join(map(str, seats))})"
+    def seats(self, seats: list[int], joined: list[int] | None = None, key: str = "seats") -> str:
+        return f"{key}({', '.join(str(s if joined is None else joined[s]) for s in seats)})"
 
 
 def game(name: str) -> Game:

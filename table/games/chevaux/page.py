@@ -15,7 +15,7 @@ from table.games.chevaux.rules import ALL_CARDS
 from table.games.chevaux.view import (best, chain_text, instruction, is_out, pages, redraws, result_lines,
                                       table_note, value_of)
 from table.screen import draw
-from table.screen.canvas import HEADER, PROMPT, Canvas
+from table.screen.canvas import HEADER, PROMPT, Canvas, across
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
 
 __all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
@@ -47,13 +47,7 @@ def subtitle(c: Canvas) -> str:
 
 def column(players: int, p: int) -> pygame.Rect:
     """Player `p`'s column (its seat panel and its cells in the characteristic table), full height."""
-    w = min(COLUMN_MAX, SEATS_W // players)
-    left = SEATS_X + (SEATS_W - w * players) // 2
-    return pygame.Rect(left + p * w, SEAT_TOP, w, TRAITS_TOP - SEAT_TOP)
-
-
-def trait_row(k: int) -> pygame.Rect:
-    return pygame.Rect(LABEL_X, TRAITS_TOP + k * TRAIT_H, SIZE[0] - 2 * LABEL_X, TRAIT_H - 6)
+    return across(players, COLUMN_MAX, SEAT_TOP, TRAITS_TOP, 0, SEATS_X, SEATS_X + SEATS_W)[p]
 
 
 # ------------------------------------------------------------ the board (table and result pages)
@@ -86,21 +80,19 @@ def _seat(c: Canvas, board: dict, counts: list[int], p: int, winner: int | None)
     t, view, surf = c.t, c.view, c.surf
     rect = column(view["players"], p).inflate(-6, 0)
     rect.h = SEAT_H
-    seat = c.seat(p)
     shown = board["seats"][p]
     out = is_out(board, counts, p, winner)
     pygame.draw.rect(surf, PANEL_HI if p == view["at"] else PANEL, rect, border_radius=12)
     r = min(24, rect.w // 6)
     c.seat_badge((rect.x + 8 + r, rect.y + 10 + r), r, p)
     if rect.w >= 180:                       # narrower, the badge alone names the seat
-        draw.text(surf, t("seat", seat=seat), 30, TEXT, "midleft", (rect.x + 16 + 2 * r, rect.y + 10 + r),
+        draw.text(surf, t("seat", seat=c.seat(p)), 30, TEXT, "midleft", (rect.x + 16 + 2 * r, rect.y + 10 + r),
                   width=rect.w - 24 - 2 * r)
     draw.text(surf, t.count("cards", counts[p]), 34, MUTED if out else TEXT, "midtop",
               (rect.centerx, rect.y + 20 + 2 * r), width=rect.w - 12)
     status = "out" if out else "leader" if p == board["leader"] else None
     if status:
-        draw.tag(surf, t(status), 24, (rect.centerx, rect.y + 104), INK, MUTED if out else GOLD, "midtop",
-                 rect.w - 12)
+        draw.tag(surf, t(status), 24, (rect.centerx, rect.y + 104), INK, MUTED if out else GOLD, "midtop", rect.w - 12)
     if shown["playing"]:
         card = pygame.Rect((0, 0), CARD)
         card.midbottom = (rect.centerx - (REDRAW[0] // 2 if redraws(board, p) else 0), rect.bottom - 8)
@@ -119,7 +111,7 @@ def _trait(c: Canvas, board: dict, k: int, trait: dict, top: list[int]) -> None:
     """A characteristic's row: its name and which way wins, who chose it; on the current one, every revealed
     card's value, the best in gold."""
     t, view, surf = c.t, c.view, c.surf
-    row = trait_row(k)
+    row = pygame.Rect(LABEL_X, TRAITS_TOP + k * TRAIT_H, SIZE[0] - 2 * LABEL_X, TRAIT_H - 6)
     current = trait["key"] == board["trait"]
     pygame.draw.rect(surf, PANEL_HI if current else PANEL, row, border_radius=10)
     draw.text(surf, t(f"trait_{trait['key']}"), 32, GOLD if current else TEXT, "topleft", (row.x + 12, row.y + 4),
@@ -149,12 +141,11 @@ def _trait(c: Canvas, board: dict, k: int, trait: dict, top: list[int]) -> None:
 def _table(c: Canvas) -> None:
     """The round in progress: the board, the tie-break or what to know now, the seat prompt, what to do."""
     t, view = c.t, c.view
-    board = view["current"]
     c.header(t("game_name"), t("round", round=view["round"]))
-    _board(c, board, view["totals"])
+    _board(c, view["current"], view["totals"])
     note = table_note(t, c.table)
     if note:
-        draw.text(c.surf, note, 32, GOLD, "midtop", (SIZE[0] // 2, NOTE_Y), width=SIZE[0] - 40, lines=2)
+        c.line(note, NOTE_Y, 32, GOLD, 2)
     prompt = c.table.get("prompt")
     if prompt:
         seat = c.seat(prompt["player"])
@@ -174,7 +165,6 @@ def _result(c: Canvas) -> None:
     c.header(t("result_title", round=result["round"]), t(f"trait_{result['trait']}"), "")
     _board(c, result, result["counts"], result["winner"])
     headline, details, bar = result_lines(t, c.table)
-    y = NOTE_Y - 12
-    draw.text(c.surf, headline, 40, GOLD, "midtop", (SIZE[0] // 2, y), width=SIZE[0] - 40)
-    draw.text(c.surf, details, 26, TEXT, "midtop", (SIZE[0] // 2, y + 44), width=SIZE[0] - 40, lines=2)
+    c.line(headline, NOTE_Y - 12, 40, GOLD)
+    c.line(details, NOTE_Y + 32, 26, lines=2)
     c.prompt_bar(bar)

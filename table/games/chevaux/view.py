@@ -68,7 +68,7 @@ def instruction(t: Translator, table: dict) -> str:
     board = view["current"]
     if view["phase"] == "redraw":
         pending = board["tie"]["pending"]
-        return t.count("bar_redraw", len(pending), seats=t.seats([seats[p] for p in pending]))
+        return t.count("bar_redraw", len(pending), seats=t.seats(pending, seats))
     seat = seats[view["at"]]
     trait = t(f"trait_{board['trait']}") if board["trait"] else ""
     if view["phase"] == "choose":
@@ -98,19 +98,15 @@ def tie_text(t: Translator, table: dict, board: dict, value: str) -> str:
     seats = table["joined"]
     if tie is None:
         return ""
-
-    def named(players: list[int]) -> str:
-        return t.seats([seats[p] for p in players])
-
-    parts = [t("tie_value", seats=named(tie["value"]), value=value)]
+    parts = [t("tie_value", seats=t.seats(tie["value"], seats), value=value)]
     if len(tie["rarity"]) > 1:
-        parts.append(t("tie_rarity", seats=named(tie["rarity"])))
+        parts.append(t("tie_rarity", seats=t.seats(tie["rarity"], seats)))
     for n, step in enumerate(tie["steps"], 1):
         if step:
             rarities = ", ".join(t("redraw_rarity", seat=seats[s["player"]], rarity=s["rarity"]) for s in step)
             parts.append(t("tie_redraw", n=n, rarities=rarities))
     if tie["no_card"]:
-        parts.append(t.count("tie_no_card", len(tie["no_card"]), seats=named(tie["no_card"])))
+        parts.append(t.count("tie_no_card", len(tie["no_card"]), seats=t.seats(tie["no_card"], seats)))
     return " · ".join(parts)
 
 
@@ -152,9 +148,10 @@ def result_lines(t: Translator, table: dict) -> tuple[str, str, str]:
     view, seats = table["view"], table["joined"]
     result = view["last_round"]
     winner = seats[result["winner"]]
-    value = value_of(t, view, result, result["winner"] if not result["tie"] else result["tie"]["value"][0])
-    details = [tie_text(t, table, result, value) if result["tie"] else t("best_value", value=value), how_text(t, result)]
+    tie = result["tie"]
+    value = value_of(t, view, result, tie["value"][0] if tie else result["winner"])
+    details = [tie_text(t, table, result, value) if tie else t("best_value", value=value), how_text(t, result)]
     if result["out"]:
-        details.append(t.count("out_now", len(result["out"]), seats=t.seats([seats[p] for p in result["out"]])))
+        details.append(t.count("out_now", len(result["out"]), seats=t.seats(result["out"], seats)))
     bar = "" if view["phase"] == "over" else t("bar_take", seat=winner, n=result["taken"])
     return t("winner_takes", seat=winner, n=result["taken"]), " · ".join(filter(None, details)), bar

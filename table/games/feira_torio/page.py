@@ -48,11 +48,7 @@ def _table(c: Canvas) -> None:
     _round_header(c, t("game_name"), view["hand"], view["round"])
     rects = _lot_rects()
     for position, rect in enumerate(rects):
-        lot = centre["lots"][position]
-        if lot:
-            c.faces.draw(surf, rect, lot)
-        else:
-            draw.back(surf, rect, False)
+        c.card(rect, centre["lots"][position])
     arrow = aim(view)
     if arrow is not None:
         target = rects[arrow]
@@ -152,13 +148,11 @@ def _take(c: Canvas) -> None:
         x += width + 30
     draw.text(surf, t("col_seat"), 32, GOLD, "bottomleft", (30, HEADER + 66), width=100)
     lost = discarded(view)
-    bottom = SIZE[1] - (80 if lost else 10)
-    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 74, bottom):
+    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 74, SIZE[1] - (80 if lost else 10)):
         for move, x in columns:
             c.chips(moves[p][move], x, row.centery, h, gap)
     if lost:
-        r = draw.text(surf, t.count("lots_discarded", len(lost)), 36, TEXT, "midleft", (30, SIZE[1] - 40))
-        c.chips(lost, r.right + 20, SIZE[1] - 40, 50)
+        c.labelled_chips(t.count("lots_discarded", len(lost)), lost, (30, SIZE[1] - 40), 36, 50, space=20)
 
 
 # ------------------------------------------------------------ scores
@@ -177,10 +171,8 @@ def _score_columns(c: Canvas) -> tuple[int, int, int, int]:
     right = SIZE[0] - 16 - 24
     total_w = max(draw.font(64).size("888")[0], draw.font(34).size(c.t("col_total"))[0])
     calc_x = right - total_w - 40 - draw.font(44).size(longest)[0]
-    kept_x, gap, h = 130, 8, 56
-    while h > 12 and categories * c.faces.chip_width(h) + (categories - 1) * gap > calc_x - 30 - kept_x:
-        h -= 1
-    return kept_x, h, calc_x, right
+    kept_x = 130
+    return kept_x, c.chip_height(categories, calc_x - 30 - kept_x, 56), calc_x, right
 
 
 def _scores(c: Canvas) -> None:
@@ -188,9 +180,8 @@ def _scores(c: Canvas) -> None:
     c.header(t("scores_title", hand=scored_hand(view)), "", t("target", target=TARGET))
     kept_x, most, calc_x, right = _score_columns(c)
     calc_w = right - 100 - calc_x
-    draw.text(surf, t("col_kept"), 34, GOLD, "bottomleft", (kept_x, HEADER + 48), width=calc_x - 30 - kept_x)
-    draw.text(surf, t("col_calc"), 34, GOLD, "bottomleft", (calc_x, HEADER + 48), width=calc_w)
-    draw.text(surf, t("col_total"), 34, GOLD, "bottomright", (right, HEADER + 48))
+    c.titles([("col_kept", "bottomleft", kept_x, calc_x - 30 - kept_x), ("col_calc", "bottomleft", calc_x, calc_w),
+              ("col_total", "bottomright", right)], HEADER + 48, 34, GOLD)
     scores = {s["player"]: s for s in view["scores"]}
     for p, row in c.seat_rows(list(range(view["players"])), HEADER + 56, SIZE[1] - 10):
         score = scores.get(p)

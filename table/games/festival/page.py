@@ -136,9 +136,7 @@ def _this_turn(c: Canvas) -> None:
     draw.text(surf, label, 30, GOLD, "topleft", (x, y), width=290)
     if view["holder"] is not None:
         draw.text(surf, t("held_by", seat=c.seat(view["holder"])), 26, MUTED, "topleft", (x, y + 30), width=290)
-    filled = view["drawn"] if drawing else view["packet"]
-    for i in range(size):
-        draw.back(surf, pygame.Rect(x + i * 44, TURN.bottom - 46, 32, 40), i < filled)
+    draw.backs(surf, pygame.Rect(x, TURN.bottom - 46, 32, 40), size, 44, view["drawn"] if drawing else view["packet"])
     x = TURN.x + 330
     pygame.draw.line(surf, PANEL_HI, (x - 14, TURN.y + 10), (x - 14, TURN.bottom - 10), 3)
     draw.text(surf, t("col_this_turn"), 28, MUTED, "topleft", (x, y))
@@ -161,10 +159,10 @@ def _this_turn(c: Canvas) -> None:
         c.seat_prompt(prompt["player"], pygame.Rect(left, cy - 20, TURN.right - left, 40), 34)
     elif len(view["receivers"]) > 1:
         key = "serve_first" if view["serve_first"] else "serve_any"
-        draw.text(surf, t(key, seats=t.seats([c.seat(p) for p in view["receivers"]])), 32, TEXT, "midleft",
+        draw.text(surf, t(key, seats=t.seats(view["receivers"], c.table["joined"])), 32, TEXT, "midleft",
                   (left, cy), width=TURN.right - left - 12, lines=2)
     elif not view["chosen"] and (first_served := [p for p in view["priority"] if p != view["first"]]):
-        draw.text(surf, t("serve_first", seats=t.seats([c.seat(p) for p in first_served])), 32, MUTED, "midleft",
+        draw.text(surf, t("serve_first", seats=t.seats(first_served, c.table["joined"])), 32, MUTED, "midleft",
                   (left, cy), width=TURN.right - left - 12, lines=2)
 
 
@@ -202,11 +200,10 @@ def _turn(c: Canvas) -> None:
     card_w = min(150, w - 50)
     card_h = card_w * 4 // 3
     top = HEADER + 16
-    for i, choice in enumerate(chosen):
-        cx = x0 + i * w + w // 2
+    for i, _, cx in c.seat_columns([choice["player"] for choice in chosen], x0, w, top + 30, 28):
+        choice = chosen[i]
         if i:
             draw.arrow(surf, (cx - w + 40, top + 30), (cx - 40, top + 30), MUTED, 6)
-        c.seat_badge((cx, top + 30), 28, choice["player"])
         note = t("first_player") if i == 0 else t("received_from", seat=c.seat(chosen[i - 1]["player"]))
         draw.text(surf, note, 26, GOLD if i == 0 else MUTED, "midtop", (cx, top + 66), width=w - 8)
         rect = pygame.Rect(0, 0, card_w, card_h)
@@ -219,14 +216,13 @@ def _turn(c: Canvas) -> None:
         if choice["player"] == turn["next_first"] and turn["reason"] != STAYS:
             draw.frame(surf, rect.inflate(14, 14), GOLD, 6)
     y = top + 100 + card_h + 50
-    draw.text(surf, t("discarded", seat=c.seat(chosen[-1]["player"])), 30, MUTED, "midtop", (SIZE[0] // 2, y),
-              width=SIZE[0] - 40)
-    draw.text(surf, next_first_text(c, turn), 40, GOLD, "midtop", (SIZE[0] // 2, y + 42), width=SIZE[0] - 40)
+    c.line(t("discarded", seat=c.seat(chosen[-1]["player"])), y, 30, MUTED)
+    c.line(next_first_text(c, turn), y + 42, 40, GOLD)
     if view["phase"] != "over":
         served = view["priority"]
-        text = t("priority_next", turn=view["turn"], seats=t.seats([c.seat(p) for p in served])) if served \
+        text = t("priority_next", turn=view["turn"], seats=t.seats(served, c.table["joined"])) if served \
             else t("priority_none", turn=view["turn"])
-        draw.text(surf, text, 32, TEXT, "midtop", (SIZE[0] // 2, y + 94), width=SIZE[0] - 40)
+        c.line(text, y + 94, 32)
     c.prompt_bar(t("prompt_clear") if c.table.get("clearing") else "")
 
 
@@ -257,25 +253,21 @@ def _scores(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     c.header(t("scores_title"), "", subtitle(c))
     simplified = view["options"]["simplified"]
-    draw.text(surf, t("rule_simplified" if simplified else "rule_gold"), 28, TEXT, "midtop",
-              (SIZE[0] // 2, HEADER + 8), width=SIZE[0] - 40, lines=2)
+    c.line(t("rule_simplified" if simplified else "rule_gold"), HEADER + 8, 28, lines=2)
     top = HEADER + 72
     sets_x = CELLS_X + 5 * GOLD_W + 4
     nines_x = sets_x + 106
-    if simplified:
-        draw.text(surf, t("col_numbers"), 28, GOLD, "midleft", (CELLS_X, top + 16))
-    else:
+    if not simplified:
         _professions(c, top + 16, GOLD_W)
-        draw.text(surf, t("col_sets"), 28, GOLD, "midleft", (sets_x, top + 16), width=100)
-        draw.text(surf, t("col_nines"), 28, GOLD, "midleft", (nines_x, top + 16), width=76)
-    draw.text(surf, t("col_total"), 28, GOLD, "midright", (SIZE[0] - 24, top + 16))
+    columns = [("col_numbers", "midleft", CELLS_X)] if simplified else \
+        [("col_sets", "midleft", sets_x, 100), ("col_nines", "midleft", nines_x, 76)]
+    c.titles([*columns, ("col_total", "midright", SIZE[0] - 24)], top + 16, 28, GOLD)
     for p, row in c.seat_rows(list(range(view["players"])), top + 36, SIZE[1] - 10, 110):
         _name(c, p, row)
         gold = view["gold"][p]
         if simplified:
             cards = [r["card"] for r in view["revealed"][p]]
-            h = c.chip_height(len(cards), SIZE[0] - 140 - CELLS_X, min(50, row.h - 16), 6)
-            c.chips(cards, CELLS_X, row.centery, h, 6)
+            c.chips(cards, CELLS_X, row.centery, min(50, row.h - 16), 6, SIZE[0] - 140 - CELLS_X)
         else:
             for k, profession in enumerate(view["professions"]):
                 _gold_cell(c, gold["stars"][profession], gold["majority"][profession], CELLS_X + k * GOLD_W, row)

@@ -50,7 +50,7 @@ def instruction(t: Translator, table: dict) -> str:
     if len(receivers) == 1:
         return t("prompt_last" if n == 2 else "prompt_receive", seat=seat[receivers[0]], n=n)
     giver = seat[view["chosen"][-1]["player"]]
-    seats = t.seats([seat[p] for p in receivers])
+    seats = t.seats(receivers, seat)
     return t("prompt_pass_first" if view["serve_first"] else "prompt_pass_any", seat=giver, n=n, seats=seats)
 
 

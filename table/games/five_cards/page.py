@@ -58,11 +58,9 @@ def target_rect(k: int) -> pygame.Rect:
 
 def side_rect(k: int, player: int) -> pygame.Rect:
     """Player 0's side of column `k` (above the target) or player 1's (below)."""
-    if player == 0:
-        bottom = MIDDLE - TARGET[1] // 2 - 6
-        return pygame.Rect(column_x(k), TOP, COLUMN_W, bottom - TOP)
-    top = MIDDLE + TARGET[1] // 2 + 6
-    return pygame.Rect(column_x(k), top, COLUMN_W, BOTTOM - top)
+    clear = TARGET[1] // 2 + 6                          # of the targets' row
+    top, bottom = (TOP, MIDDLE - clear) if player == 0 else (MIDDLE + clear, BOTTOM)
+    return pygame.Rect(column_x(k), top, COLUMN_W, bottom - top)
 
 
 def chip_rect(k: int, player: int, i: int, width: int) -> pygame.Rect:
@@ -76,15 +74,11 @@ def chip_rect(k: int, player: int, i: int, width: int) -> pygame.Rect:
 
 
 def inner(side: pygame.Rect, player: int, margin: int) -> tuple[str, tuple[int, int]]:
-    """(anchor, point) `margin` inside a side's edge next to the target."""
+    """(anchor, point) `margin` inside a side's edge next to the target, for player `player`'s side (for the
+    other player's: the edge away from it)."""
     if player == 0:
         return "midbottom", (side.centerx, side.bottom - margin)
     return "midtop", (side.centerx, side.y + margin)
-
-
-def outer(side: pygame.Rect, player: int, margin: int) -> tuple[str, tuple[int, int]]:
-    """(anchor, point) `margin` inside a side's edge away from the target."""
-    return inner(side, 1 - player, margin)
 
 
 def seat_rect(player: int) -> pygame.Rect:
@@ -96,13 +90,9 @@ def seat_rect(player: int) -> pygame.Rect:
 # ------------------------------------------------------------ table
 
 
-def _header(c: Canvas, title: str, middle: str) -> None:
-    c.header(title, middle, c.t("goal", goal=c.view["goal"]))
-
-
 def _table(c: Canvas) -> None:
     view = c.view
-    _header(c, c.t("game_name"), c.t("round", round=view["round"]))
+    c.header(c.t("game_name"), c.t("round", round=view["round"]), subtitle(c))
     for p in range(view["players"]):
         _seat_panel(c, p)
     if laying_out(view):
@@ -149,13 +139,10 @@ def _setup(c: Canvas) -> None:
     setup = view["setup"]
     last = setup["last"]
     marked = last and not setup["done"] and (last["duplicate_of"] or last["card"])   # the target it concerns
-    for k in range(COLUMNS):
-        if k < len(view["targets"]):
-            c.faces.draw(surf, target_rect(k), view["targets"][k])
-            if view["targets"][k] == marked:
-                draw.frame(surf, target_rect(k).inflate(12, 12))
-        else:
-            draw.back(surf, target_rect(k), False)
+    for k, card in enumerate(view["targets"] + [None] * (COLUMNS - len(view["targets"]))):
+        c.card(target_rect(k), card)
+        if card and card == marked:
+            draw.frame(surf, target_rect(k).inflate(12, 12))
     headline, detail = setup_notice(t, view)
     draw.text(surf, headline, 56, GOLD, "midbottom", (cx, TOP + 110), width=width)
     draw.text(surf, detail, 36, TEXT, "midtop", (cx, TOP + 130), width=width, lines=2)
@@ -210,7 +197,7 @@ def _choice(c: Canvas, column: dict, p: int, chosen: bool) -> None:
     prompt = c.table.get("prompt")
     key, params = prompt["labels"][legal.index(k)] if prompt else ("prompt_column", {"rank": column["rank"]})
     label = ("» " if chosen else "") + t(key, **params)
-    anchor, at = outer(side, p, 6)
+    anchor, at = inner(side, 1 - p, 6)                 # the edge away from the target
     draw.tag(surf, label, 28, at, INK if chosen else TEXT, GOLD if chosen else BG, anchor, COLUMN_W - 12)
     if chosen:
         chip = chip_rect(k, p, len(column["sides"][p]), c.faces.chip_width(CHIP))
@@ -226,7 +213,7 @@ def _count(c: Canvas, step: int) -> None:
     highlighted), each side's cards and sum, the points and why; later columns only show their target."""
     t, view, surf = c.t, c.view, c.surf
     result = view["round_result"]
-    _header(c, t("result_title", round=result["round"]), t("result_step", column=step + 1, columns=COLUMNS))
+    c.header(t("result_title", round=result["round"]), t("result_step", column=step + 1, columns=COLUMNS), subtitle(c))
     ender = result["ender"]
     chip = pygame.Rect(24, HEADER + 8, c.faces.chip_width(40), 40)
     c.faces.draw(surf, chip, ender["card"], "chip")
@@ -271,18 +258,14 @@ def _scores(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     result = view["round_result"]
     over = view["phase"] == "over"
-    _header(c, t("scores_title", round=result["round"]), "")
+    c.header(t("scores_title", round=result["round"]), "", subtitle(c))
     formula_x, right = 330, SIZE[0] - 40
-    draw.text(surf, t("col_round"), 34, GOLD, "bottomleft", (formula_x, HEADER + 56))
-    draw.text(surf, t("col_total"), 34, GOLD, "bottomright", (right, HEADER + 56))
-    bottom = HEADER + 64
-    for p, row in c.seat_rows(list(range(view["players"])), HEADER + 64, HEADER + 64 + 2 * 150, 150):
-        draw.text(surf, t("seat", seat=c.seat(p)), 48, TEXT, "midleft", (row.x + 96, row.centery))
+    c.titles([("col_round", "bottomleft", formula_x), ("col_total", "bottomright", right)], HEADER + 56, 34, GOLD)
+    for p, row in c.score_rows(list(range(view["players"])), HEADER + 64, HEADER + 64 + 2 * 150, 150, (96, 48)):
         draw.text(surf, score_formula(t, result, p), 44, TEXT, "midleft", (formula_x, row.centery),
                   width=right - 200 - formula_x, lines=2)
         goal = draw.text(surf, f"/ {view['goal']}", 36, MUTED, "bottomright", (right, row.centery + 24))
         draw.text(surf, str(result["totals"][p]), 72, TEXT, "bottomright", (goal.x - 8, goal.bottom + 4))
-        bottom = row.bottom
     outcome = t("game_end", goal=view["goal"]) if over else starter_text(t, c.table)
-    draw.text(surf, outcome, 40, GOLD, "midtop", (SIZE[0] // 2, bottom + 30), width=SIZE[0] - 80, lines=2)
+    c.line(outcome, row.bottom + 30, 40, GOLD, 2, 40)          # under the last row
     c.prompt_bar("" if over else t("bar_gather"))

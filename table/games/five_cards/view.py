@@ -50,9 +50,7 @@ def instruction(t: Translator, table: dict) -> str:
     view = table["view"]
     phase = view["phase"]
     if phase == "setup":
-        if not view["setup"]["shown"]:
-            return t("bar_shuffle")
-        return t.count("bar_show", view["setup"]["targets_needed"])
+        return t.count("bar_show", view["setup"]["targets_needed"]) if view["setup"]["shown"] else t("bar_shuffle")
     if phase == "first":
         return t("bar_first")
     if phase in ("play", "place"):

@@ -7,14 +7,12 @@ With partners every seat row and scoring row carries its team's colour band, and
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pygame
 
 from table.games.kitty.rules import TARGET
 from table.games.kitty.view import (bid_order, destinations, formula, held, lowest_up, marks, pages, per_round,
                                     progress, prompt, reveal_steps, settlement_text, step_text, take_moves, to_give,
-                                    unit_name, units)
+                                    units)
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, RED, SIZE, TEAMS, TEXT
@@ -52,20 +50,6 @@ def _header(c: Canvas, title: str, deal: int, rnd: int | None = None) -> None:
     c.header(title, " · ".join(parts), subtitle(c))
 
 
-def _unit_rows(c: Canvas, top: int, bottom: int) -> Iterator[tuple[int, pygame.Rect, int]]:
-    """One panel row per scoring unit (its team band, its seats' badges); yields (unit, row, x after badges)."""
-    listed = units(c.view)
-    for u, row in c.panels(len(listed), top, bottom, 100):
-        members = listed[u]
-        c.team_band(row, members[0])
-        r = min(30, row.h // 2 - 4)
-        x = row.x + 16
-        for p in members:
-            c.seat_badge((x + r, row.centery), r, p)
-            x += 2 * r + 8
-        yield u, row, x + 8
-
-
 # ------------------------------------------------------------ table
 
 
@@ -85,18 +69,15 @@ def _centre(c: Canvas) -> None:
     per = per_round(view)
     x, y = CENTRE.x + 20, CENTRE.y + 12
     draw.text(surf, t.count("target_label", per), 34, GOLD, "topleft", (x, y))
-    for i in range(per):
+    for i, card in enumerate(view["targets"] + [None] * (per - len(view["targets"]))):
         rect = pygame.Rect((x + i * (TARGET_CARD[0] + 20), y + 46), TARGET_CARD)
-        if i < len(view["targets"]):
-            c.faces.draw(surf, rect, view["targets"][i])
-        else:
-            draw.back(surf, rect, False)
+        c.card(rect, card)
+        if not card:
             draw.text(surf, "?", 90, MUTED, "center", rect.center)
     y += 46 + TARGET_CARD[1] + 18
     left = view["kitty_left"]
     draw.text(surf, t.count("kitty_left", left), 32, TEXT, "topleft", (x, y))
-    for i in range(left):
-        draw.back(surf, pygame.Rect(x + i * 44, y + 40, 36, 50), True)
+    draw.backs(surf, pygame.Rect(x, y + 40, 36, 50), left, 44)
     if view["teams"]:
         _team_totals(c, pygame.Rect(x, y + 106, CENTRE.w - 40, CENTRE.bottom - y - 114))
 
@@ -109,7 +90,8 @@ def _team_totals(c: Canvas, box: pygame.Rect) -> None:
     for i, (team, total) in enumerate(zip(view["teams"], view["team_totals"])):
         row = pygame.Rect(box.x, box.y + 38 + i * h, box.w, h - 6)
         pygame.draw.rect(surf, TEAMS[i], (row.x, row.y, 12, row.h), border_radius=4)
-        draw.text(surf, unit_name(t, c.table, team), 32, TEXT, "midleft", (row.x + 24, row.centery), width=row.w - 110)
+        draw.text(surf, t.seats(team, c.table["joined"]), 32, TEXT, "midleft", (row.x + 24, row.centery),
+                  width=row.w - 110)
         draw.text(surf, str(total), 44, TEXT, "midright", (row.right, row.centery))
 
 
@@ -119,10 +101,8 @@ def _seat_rows(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     x1 = SIZE[0] - 16
     held_x, status_x, gained_x = ROWS_X + 262, ROWS_X + 340, ROWS_X + 470
-    total_w = 90
-    phase = view["phase"]
     top = HEADER + 12
-    status = [(f"col_{phase}", "midtop", status_x + 50)] * (progress(view, 0) is not None)
+    status = [(f"col_{view['phase']}", "midtop", status_x + 50)] * (progress(view, 0) is not None)
     c.titles([("col_held", "midtop", held_x), *status, ("col_gained", "topleft", gained_x),
               ("col_points", "topright", x1 - 14)], top)
     for p, row in c.seat_rows(list(range(view["players"])), top + 36, BOTTOM + 8, 100, ROWS_X, x1):
@@ -130,10 +110,7 @@ def _seat_rows(c: Canvas) -> None:
         c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
         draw.text(surf, str(held(view, p)), 44, TEXT, "center", (held_x, row.centery))
         _status(c, p, pygame.Rect(status_x, row.y + 6, 100, row.h - 12))
-        room = x1 - total_w - gained_x - 10
-        gained = view["taken"][p]
-        h = c.chip_height(len(gained), room, min(48, row.h - 20), 6)
-        c.chips(gained, gained_x, row.centery, h, 6)
+        c.chips(view["taken"][p], gained_x, row.centery, min(48, row.h - 20), 6, x1 - 100 - gained_x)
         draw.text(surf, str(view["totals"][p]), 56, TEXT, "midright", (x1 - 14, row.centery))
 
 
@@ -168,15 +145,11 @@ def _reveal(c: Canvas, step: int) -> None:
     _revealed_targets(c, resolution["targets"], steps)
     _bid_ladder(c, resolution["bids"], steps)
     waiting = steps[-1]["step"] in ("choose", "give")
-    bottom = BOTTOM if waiting else SIZE[1] - 10
-    top = REVEAL_LINES
-    for k, row in c.panels(len(steps), top, bottom, 66, lit=len(steps) - 1):
-        current = k == len(steps) - 1
-        if current:
-            draw.frame(surf, row.inflate(6, 6))
+    for k, row in c.step_rows(len(steps), len(steps) - 1, REVEAL_LINES, BOTTOM if waiting else SIZE[1] - 10, 66):
         r = min(24, row.h // 2 - 2)
         draw.badge(surf, (row.x + 12 + r, row.centery), r, k + 1, GOLD)
-        draw.text(surf, step_text(t, c.table, steps[k], c.card_name, c.faces.ranks), min(36, row.h - 6), TEXT if current else MUTED, "midleft",
+        said = step_text(t, c.table, steps[k], c.card_name, c.faces.ranks)
+        draw.text(surf, said, min(36, row.h - 6), TEXT if k == len(steps) - 1 else MUTED, "midleft",
                   (row.x + 2 * r + 26, row.centery), width=row.right - row.x - 2 * r - 40)
     if waiting:
         c.prompt_bar(t("prompt_discard_bids") if c.table.get("clearing") else prompt(t, c.table))
@@ -212,9 +185,7 @@ def _bid_ladder(c: Canvas, bids: list[str], steps: list[dict]) -> None:
     x0, x1 = 2 * TARGET_CARD[0] + 70, SIZE[0] - 16
     w = min(170, (x1 - x0) // len(bids))
     card_w = min(130, w - 22)
-    for i, p in enumerate(bid_order(bids, rank)):
-        cx = x0 + i * w + w // 2
-        c.seat_badge((cx, HEADER + 34), 26, p)
+    for _, p, cx in c.seat_columns(bid_order(bids, rank), x0, w, HEADER + 34, 26):
         card = pygame.Rect(0, 0, card_w, card_w * 4 // 3)
         card.midtop = (cx, HEADER + 72)
         c.faces.draw(surf, card, bids[p])
@@ -233,24 +204,20 @@ def _bid_ladder(c: Canvas, bids: list[str], steps: list[dict]) -> None:
 
 def _take(c: Canvas) -> None:
     """What every seat does now: the targets it takes into hand, the bid it discards; targets discarded."""
-    t, view, surf = c.t, c.view, c.surf
+    t, view = c.t, c.view
     resolution = view["resolution"]
     _header(c, t("take_title"), resolution["deal"], resolution["round"])
     taken, discarded = take_moves(view, c.faces.ranks)
-    bids = resolution["bids"]
     take_x, discard_x = 310, 860
     top = HEADER + 12
     c.titles([("col_take", "topleft", take_x), ("col_discard", "topleft", discard_x)], top, 32, GOLD)
-    bottom = BOTTOM - (70 if discarded else 0)
-    for p, row in c.seat_rows(list(range(view["players"])), top + 44, bottom):
+    for p, row in c.seat_rows(list(range(view["players"])), top + 44, BOTTOM - (70 if discarded else 0)):
         c.seat_name(row, p, 40)
         h = min(56, row.h - 16)
         c.chips(taken[p], take_x, row.centery, h)
-        c.chips([bids[p]], discard_x, row.centery, h)
+        c.chips([resolution["bids"][p]], discard_x, row.centery, h)
     if discarded:
-        y = BOTTOM - 36
-        r = draw.text(surf, t.count("targets_discarded", len(discarded)), 36, TEXT, "midleft", (30, y))
-        c.chips(discarded, r.right + 20, y, 50)
+        c.labelled_chips(t.count("targets_discarded", len(discarded)), discarded, (30, BOTTOM - 36), 36, 50, space=20)
     c.prompt_bar(t("prompt_clear") if c.table.get("clearing") else t("prompt_take"))
 
 
@@ -263,19 +230,17 @@ def _scores(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     scores = view["scores"]
     c.header(t("scores_title", deal=scores["deal"]), "", subtitle(c))
-    draw.text(surf, t("scores_rule"), 30, TEXT, "midtop", (SIZE[0] // 2, HEADER + 8), width=SIZE[0] - 40)
+    c.line(t("scores_rule"), HEADER + 8, 30)
     ranks = scores["ranks"]
     grid_x, cell = 200, 56
     calc_x = grid_x + len(ranks) * cell + 20
     right = SIZE[0] - 30
     top = HEADER + 52
     for i, rank in enumerate(ranks):
-        card = next(card for card, r in c.faces.ranks.items() if r == rank)
-        c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), card, "chip")
+        c.faces.draw(surf, pygame.Rect(grid_x + i * cell + 4, top, cell - 8, 40), c.faces.of_rank(rank), "chip")
     c.titles([("col_calc", "midleft", calc_x), ("col_total", "midright", right)], top + 20, 30, GOLD)
-    for u, row, _ in _unit_rows(c, top + 50, SIZE[1] - 10):
-        counts = scores["counts"][u]
-        for i, count in enumerate(counts):
+    for u, row, _ in c.unit_rows(units(view), top + 50, SIZE[1] - 10):
+        for i, count in enumerate(scores["counts"][u]):
             box = pygame.Rect(grid_x + i * cell + 3, row.y + 6, cell - 6, row.h - 12)
             scored = u in scores["scorers"][i]
             if scored:
@@ -294,10 +259,9 @@ def _stakes(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     stakes = view["stakes"]
     c.header(t("stakes_title"), "", subtitle(c))
-    draw.text(surf, t("stakes_rule", stake=stakes["stake"]), 30, TEXT, "midtop", (SIZE[0] // 2, HEADER + 8),
-              width=SIZE[0] - 40)
+    c.line(t("stakes_rule", stake=stakes["stake"]), HEADER + 8, 30)
     right = SIZE[0] - 30
-    for u, row, x in _unit_rows(c, HEADER + 56, SIZE[1] - 10):
+    for u, row, x in c.unit_rows(units(view), HEADER + 56, SIZE[1] - 10):
         unit = units(view)[u]
         draw.text(surf, settlement_text(t, c.table, unit), 34, TEXT, "midleft", (x, row.centery),
                   width=right - 150 - x, lines=2)

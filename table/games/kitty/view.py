@@ -122,11 +122,6 @@ def units(view: dict) -> list[list[int]]:
     return view["teams"] or [[p] for p in range(view["players"])]
 
 
-def unit_name(t: Translator, table: dict, unit: list[int]) -> str:
-    """'Siège 3' or 'Sièges 1 et 3'."""
-    return t.seats([table["joined"][p] for p in unit])
-
-
 def per_round(view: dict) -> int:
     """Targets shown this round."""
     return view["targets_per_round"][view["round"] - 1]
@@ -172,11 +167,11 @@ def step_text(t: Translator, table: dict, s: dict, name: Callable[[str], str], r
     seat = table["joined"].__getitem__
     kind = s["step"]
     if kind == "tie":
-        return t("step_tie", rank=s["rank"], seats=t.seats([seat(p) for p in s["players"]]))
+        return t("step_tie", rank=s["rank"], seats=t.seats(s["players"], table["joined"]))
     if kind == "discard":
         return t(f"step_discard_{s['why']}", card=name(s["card"]))
     if kind == "give":
-        receivers = either(t, [seat(p) for p in s["players"]])
+        receivers = t.seats(s["players"], table["joined"], "seats_or")
         return t("step_give", seat=seat(s["player"]), card=name(s["card"]), receivers=receivers)
     if kind == "choose":
         return t("step_choose", seat=seat(s["player"]), cards=" / ".join(name(card) for card in s["cards"]))
@@ -188,13 +183,6 @@ def step_text(t: Translator, table: dict, s: dict, name: Callable[[str], str], r
     if "to" in s:
         params["to"] = seat(s["to"])
     return t(f"step_{kind}", **params)
-
-
-def either(t: Translator, seats: list[int]) -> str:
-    """'Siège 2' or 'Siège 1, 2 ou 4'."""
-    if len(seats) == 1:
-        return t("seat", seat=seats[0])
-    return t("seats_or", seats=", ".join(str(s) for s in seats[:-1]), last=seats[-1])
 
 
 def formula(scores: dict, u: int) -> str:
@@ -209,10 +197,9 @@ def formula(scores: dict, u: int) -> str:
 
 def settlement_text(t: Translator, table: dict, unit: list[int]) -> str:
     """'reçoit 8 de Siège 2, 4 de Siège 1', 'paie 8 à Siège 3', or nothing to pay."""
-    payments = table["view"]["stakes"]["payments"]
-    gets = [t("from_unit", amount=p["amount"], unit=unit_name(t, table, p["from"])) for p in payments
-            if p["to"] == unit]
-    pays = [t("to_unit", amount=p["amount"], unit=unit_name(t, table, p["to"])) for p in payments if p["from"] == unit]
+    payments, seats = table["view"]["stakes"]["payments"], table["joined"]
+    gets = [t("from_unit", amount=p["amount"], unit=t.seats(p["from"], seats)) for p in payments if p["to"] == unit]
+    pays = [t("to_unit", amount=p["amount"], unit=t.seats(p["to"], seats)) for p in payments if p["from"] == unit]
     if gets:
         return t("stakes_gets", items=", ".join(gets))
     if pays:

@@ -104,8 +104,7 @@ def _setup(c: Canvas) -> None:
         card = pygame.Rect(40, TOP + 60, 240, 320)
         draw.text(surf, t("start_card"), 34, GOLD, "midbottom", (card.centerx, card.y - 12), width=300)
         c.faces.draw(surf, card, view["start_card"])
-        draw.text(surf, t("start_card_note"), 28, TEXT, "midtop", (card.centerx, card.bottom + 14), width=300,
-                  lines=3)
+        draw.text(surf, t("start_card_note"), 28, TEXT, "midtop", (card.centerx, card.bottom + 14), width=300, lines=3)
         x0 = card.right + 50
         draw.text(surf, t("setup_deal", seat=c.seat(view["first"])), 40, GOLD, "topleft", (x0, TOP + 8),
                   width=SIZE[0] - 16 - x0)
@@ -184,16 +183,15 @@ def _board(c: Canvas, grid: Grid) -> None:
     cursor = cursor_cell(c.table)
     size = max(18, grid.h * 2 // 5)
     for row, col, reward in view["cells"]:
-        rect = grid.rect(row, col)
-        if (row, col) == cursor:
+        rect, chosen = grid.rect(row, col), (row, col) == cursor
+        if chosen:
             c.faces.draw(surf, rect, view["chosen"], dim=True)
             draw.frame(surf, rect.inflate(12, 12), GOLD, 6)
         else:
             pygame.draw.rect(surf, GREEN, rect, 3, border_radius=max(3, grid.w // 9))
-        if reward and (row, col) == cursor:
-            draw.tag(surf, f"+{reward}", size, rect.midbottom, INK, GOLD, "center")
-        elif reward:
-            draw.tag(surf, f"+{reward}", size, rect.center, INK, GREEN, "center")
+        if reward:
+            at, colour = (rect.midbottom, GOLD) if chosen else (rect.center, GREEN)
+            draw.tag(surf, f"+{reward}", size, at, INK, colour, "center")
 
 
 def _bid_marks(c: Canvas, grid: Grid, where: dict[str, tuple[int, int]]) -> None:
@@ -311,9 +309,8 @@ def _finish(c: Canvas) -> None:
     stay hidden) and its penalty."""
     t, view, surf = c.t, c.view, c.surf
     c.header(t("finish_title"), "", subtitle(c))
-    draw.text(surf, t("finish_rule"), 28, TEXT, "midtop", (SIZE[0] // 2, TOP), width=SIZE[0] - 40, lines=2)
-    for p, row in c.seat_rows(finish_order(view), TOP + 72, BOTTOM + 8, 90):
-        draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
+    c.line(t("finish_rule"), TOP, 28, lines=2)
+    for p, row in c.score_rows(finish_order(view), TOP + 72, BOTTOM + 8, 90):
         points = view["points"][p]
         x = row.x + 320
         if p in view["finished"]:
@@ -321,8 +318,7 @@ def _finish(c: Canvas) -> None:
             score = points["finishing"]
         else:
             count = view["counts"][p]
-            for i in range(min(count, 12)):
-                draw.back(surf, pygame.Rect(x + i * 14, row.centery - 22, 32, 44), True)
+            draw.backs(surf, pygame.Rect(x, row.centery - 22, 32, 44), min(count, 12), 14)
             draw.text(surf, t.count("keeps", count), 36, TEXT, "midleft", (x + min(count, 12) * 14 + 36, row.centery))
             score = points["penalty"]
         draw.text(surf, signed(score), 56, RED if score < 0 else GOLD if score else MUTED, "midright",
@@ -368,8 +364,8 @@ def _bids(c: Canvas) -> None:
         token = pygame.Rect(x, row.centery - chip // 2, round(chip * 2.6), chip)
         c.faces.kind_tag(surf, token, bid["token"])
         x = token.right + 16
-        draw.text(surf, bid_text(t, bid, c.faces.attributes(bid["card"]), treasure), min(30, row.h - 20), TEXT, "midleft", (x, row.centery),
-                  width=row.right - 140 - x)
+        said = bid_text(t, bid, c.faces.attributes(bid["card"]), treasure)
+        draw.text(surf, said, min(30, row.h - 20), TEXT, "midleft", (x, row.centery), width=row.right - 140 - x)
         score = bid["score"]
         draw.text(surf, signed(score), min(52, row.h), RED if score < 0 else GOLD if score else MUTED, "midright",
                   (row.right - 20, row.centery))
@@ -382,19 +378,14 @@ def _scores(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     c.header(t("scores_title"), "", subtitle(c))
     first, step = 300, 128
-    for k, key in enumerate(COLUMNS):
-        draw.text(surf, t(f"col_{key}"), 28, MUTED, "midbottom", (first + k * step + step // 2, TOP + 36),
-                  width=step - 8)
+    xs = [first + k * step + step // 2 for k in range(len(COLUMNS))]   # each kind's column
+    c.titles([(f"col_{key}", "midbottom", x, step - 8) for key, x in zip(COLUMNS, xs)], TOP + 36)
     total_x = first + len(COLUMNS) * step + 90
     draw.text(surf, t("col_total"), 28, GOLD, "midbottom", (total_x, TOP + 36))
-    for p, row in c.seat_rows(ranking(view), TOP + 44, BOTTOM + 8, 84):
-        draw.text(surf, t("seat", seat=c.seat(p)), 40, TEXT, "midleft", (row.x + 100, row.centery))
-        for k, key in enumerate(COLUMNS):
+    for p, row in c.score_rows(ranking(view), TOP + 44, BOTTOM + 8, 84, crown=(250, 20)):
+        for key, x in zip(COLUMNS, xs):
             value = view["points"][p][key]
-            draw.text(surf, draw.number(value) if value else "·", 40, TEXT if value else MUTED, "center",
-                      (first + k * step + step // 2, row.centery))
+            shown = draw.number(value) if value else "·"
+            draw.text(surf, shown, 40, TEXT if value else MUTED, "center", (x, row.centery))
         draw.text(surf, draw.number(view["totals"][p]), 52, TEXT, "center", (total_x, row.centery))
-        if p in view["winners"]:
-            draw.frame(surf, row)
-            draw.crown(surf, (row.x + 250, row.centery), 20)
     c.prompt_bar("")

@@ -47,14 +47,14 @@ def notes(t: Translator, table: dict) -> list[str]:
     lines = []
     if view["phase"] == "bid":
         line = t("neuro_round", caller=seats[view["caller"]], seat=seats[view["bidder"]])
-        later = [seats[p] for p in view["to_bid"][1:]]
+        later = view["to_bid"][1:]
         if later:
-            line += f" · {t('neuro_next', seats=t.seats(later))}"
+            line += f" · {t('neuro_next', seats=t.seats(later, seats))}"
         if view["passed"]:
-            line += f" · {t('neuro_passed', seats=t.seats([seats[p] for p in view['passed']]))}"
+            line += f" · {t('neuro_passed', seats=t.seats(view['passed'], seats))}"
         lines.append(line)
     elif view["callers"]:
-        lines.append(t("neuro_open", seats=t.seats([seats[p] for p in view["callers"]])))
+        lines.append(t("neuro_open", seats=t.seats(view["callers"], seats)))
     if view["grown"]:
         lines.append(t("grown", rows=view["limits"][0], cols=view["limits"][1]))
     if view["two_cards"] is not None:

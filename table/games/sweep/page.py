@@ -7,7 +7,7 @@ import pygame
 
 from table.games.sweep.rules import CENTRE, HAND
 from table.games.sweep.view import (goal, pages, picker, prompt, ranks_text, resolution, rule_sentence, takers,
-                                    took_sentence, who)
+                                    took_sentence)
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas, across
 from table.screen.draw import GOLD, INK, MUTED, PANEL, PANEL_HI, SIZE, TEXT
@@ -34,36 +34,16 @@ def subtitle(c: Canvas) -> str:
     return goal(c.t, c.view)
 
 
-def _rank_card(c: Canvas, rank: int) -> str:
-    """A card of `rank` (every copy of a rank looks the same), to draw a rank the view gives without its card."""
-    return next(card for card, r in sorted(c.faces.ranks.items()) if r == rank)
-
-
 def _rank_chips(c: Canvas, ranks: list[int]) -> list[str]:
-    return [_rank_card(c, r) for r in sorted(ranks, reverse=True)]
+    return [c.faces.of_rank(r) for r in sorted(ranks, reverse=True)]
 
 
 # ------------------------------------------------------------ shared parts
 
 
 def _round_header(c: Canvas, title: str, deal: int, rnd: int, right: str = "") -> None:
-    view = c.view
-    middle = c.t("deal_round" if view["match"] else "round_of", deal=deal, round=rnd, rounds=view["rounds"])
-    c.header(title, middle, right or goal(c.t, c.view))
-
-
-def _chip_block(c: Canvas, cards: list[str], rect: pygame.Rect, most: int = 48, gap: int = 6) -> int:
-    """Chips in rows inside `rect`, as tall as fit (at most `most`); returns the bottom drawn."""
-    h = most
-    while True:
-        per_row = max(1, (rect.w + gap) // (c.faces.chip_width(h) + gap))
-        rows = -(-len(cards) // per_row)
-        if rows * (h + gap) - gap <= rect.h or h <= 16:
-            break
-        h -= 2
-    for row in range(rows):
-        c.chips(cards[row * per_row:(row + 1) * per_row], rect.x, rect.y + row * (h + gap) + h / 2, h, gap)
-    return rect.y + rows * (h + gap) - gap
+    key = "deal_round" if c.view["match"] else "round_of"
+    c.header(title, c.t(key, deal=deal, round=rnd, rounds=c.view["rounds"]), right or goal(c.t, c.view))
 
 
 # ------------------------------------------------------------ table
@@ -77,12 +57,8 @@ def _table(c: Canvas) -> None:
     draw.text(surf, t.count("pile", view["pile"]), 32, MUTED, "topright", LEFT.topright)
     w, h = CENTRE_CARD
     gap = (LEFT.w - CENTRE * w) // (CENTRE - 1)
-    for i in range(CENTRE):
-        place = pygame.Rect(LEFT.x + i * (w + gap), LEFT.y + 42, w, h)
-        if i < len(view["centre"]):
-            c.faces.draw(surf, place, view["centre"][i])
-        else:
-            draw.back(surf, place, False)
+    for i, card in enumerate(view["centre"] + [None] * (CENTRE - len(view["centre"]))):
+        c.card(pygame.Rect(LEFT.x + i * (w + gap), LEFT.y + 42, w, h), card)
     below = pygame.Rect(LEFT.x, LEFT.y + 42 + h + 24, LEFT.w, LEFT.bottom - (LEFT.y + 42 + h + 24))
     if view["order"]:
         _order(c, below)
@@ -106,19 +82,15 @@ def _order(c: Canvas, area: pygame.Rect) -> None:
     step = min(128, area.w // len(seats))
     w, h = ORDER_CARD
     top = area.y + 56
-    for i, p in enumerate(seats):
-        cx = area.x + i * step + step // 2
-        c.seat_badge((cx, top + 26), 26, p)
+    for _, p, cx in c.seat_columns(seats, area.x, step, top + 26, 26):
         card = pygame.Rect(0, 0, w, h)
         card.midtop = (cx, top + 62)
         if p in view["skipped"]:
             draw.tag(surf, t("passes"), 28, card.center, INK, MUTED, "center", step - 6)
-        elif p in played:
-            c.faces.draw(surf, card, played[p])
-        else:
-            draw.back(surf, card, False)
-            if p == view["turn"]:
-                draw.frame(surf, card.inflate(10, 10))
+            continue
+        c.card(card, played.get(p))
+        if p == view["turn"] and p not in played:
+            draw.frame(surf, card.inflate(10, 10))
 
 
 def _seat_panel(c: Canvas) -> None:
@@ -133,8 +105,7 @@ def _seat_panel(c: Canvas) -> None:
         c.seat_name(row, p, 40, [(t("dealer"), GOLD)] * dealer, 4 if dealer else None)
         if registering:
             n = view["registered"][p]
-            for i in range(HAND):
-                draw.back(surf, pygame.Rect(held_x + i * 26, row.centery - 17, 20, 34), i < n)
+            draw.backs(surf, pygame.Rect(held_x, row.centery - 17, 20, 34), HAND, 26, n)
             draw.text(surf, t("registered", n=n, of=HAND), 40, TEXT, "midleft", (held_x + HAND * 26 + 8, row.centery))
         else:
             draw.back(surf, pygame.Rect(held_x, row.centery - 21, 30, 42), view["hand_counts"][p] > 0)
@@ -159,11 +130,10 @@ def _capture(c: Canvas, current: int) -> None:
     for k, (shown, column) in enumerate(zip(steps, across(len(steps), 320, HEADER + 8, row_y - 34))):
         _step_column(c, shown, k, current, column, picking if k == current else None)
     if picking is None:
-        r = draw.text(surf, t("centre_after"), 32, MUTED, "midleft", (24, row_y))
-        c.chips(step["centre"], r.right + 16, row_y, 48)
+        c.labelled_chips(t("centre_after"), step["centre"], (24, row_y), 32, 48, MUTED)
     else:
         r = draw.text(surf, t("targets_left"), 32, GOLD, "midleft", (24, row_y))
-        _framed_chips(c, step["centre"], view["capture"]["left"], r.right + 16, row_y)
+        c.chips(step["centre"], r.right + 16, row_y, 48, 10, framed=view["capture"]["left"])
     pygame.draw.rect(surf, PANEL, box, border_radius=12)
     inner = box.inflate(-32, -16)
     lines = [(rule_sentence(c.t, c.table, step), TEXT)]
@@ -210,16 +180,7 @@ def _step_column(c: Canvas, step: dict, k: int, current: int, column: pygame.Rec
         r = min(20, room // 2 - 2)
         c.seat_badge((column.x + 10 + r, y + r + 2), r, player)
         block = pygame.Rect(column.x + 2 * r + 18, y, column.w - 2 * r - 26, room - 4)
-        y = _chip_block(c, _rank_chips(c, ranks), block, 2 * r + 4) + 10
-
-
-def _framed_chips(c: Canvas, cards: list[str], framed: list[str], x: float, cy: float, h: int = 48) -> None:
-    """A row of chips, the `framed` ones in gold (a tie's targets left)."""
-    step = c.faces.chip_width(h) + 10
-    c.chips(cards, x, cy, h, 10)
-    for i, card in enumerate(cards):
-        if card in framed:
-            draw.frame(c.surf, pygame.Rect(x + i * step - 5, cy - h / 2 - 5, step, h + 10), GOLD, 4)
+        y = c.chip_lines(_rank_chips(c, ranks), block, range(2 * r + 4, 14, -2), 6, centred=False) + 10
 
 
 # ------------------------------------------------------------ take
@@ -237,16 +198,13 @@ def _take(c: Canvas) -> None:
     chip_x = 700
     for p, row in c.seat_rows(players, HEADER + 8, HEADER + 8 + h * len(players), h):
         ranks = took.get(p, [])
-        line = t("takes_into_hand", seat=c.seat(p), ranks=ranks_text(ranks)) if ranks else \
-            t("takes_none", seat=c.seat(p))
+        line = t("takes_into_hand" if ranks else "takes_none", seat=c.seat(p), ranks=ranks_text(ranks))
         draw.text(surf, line, 40, TEXT if ranks else MUTED, "midleft", (row.x + 90, row.centery),
                   width=chip_x - row.x - 110)
         if ranks:
-            chip = c.chip_height(len(ranks), row.right - 16 - chip_x, min(56, row.h - 12))
-            c.chips(_rank_chips(c, ranks), chip_x, row.centery, chip)
+            c.chips(_rank_chips(c, ranks), chip_x, row.centery, min(56, row.h - 12), width=row.right - 16 - chip_x)
     y = HEADER + 8 + h * len(players) + 26
-    r = draw.text(surf, t("discarded"), 36, TEXT, "midleft", (24, y))
-    c.chips(last["discarded"], r.right + 16, y, 44)
+    c.labelled_chips(t("discarded"), last["discarded"], (24, y), 36, 44)
     if starts:
         draw.text(surf, t("first_last_taker", seat=c.seat(last["last_taker"])), 36, GOLD, "midleft", (24, y + 52),
                   width=SIZE[0] - 48)
@@ -263,36 +221,30 @@ def _scores(c: Canvas) -> None:
     c.header(t("scores_title", deal=scores["deal"]), "", goal(c.t, c.view))
     n = view["players"]
     lines = [("col_deal_points", scores["points"])] + ([("col_match_total", view["totals"])] if view["match"] else [])
-    first_x = 112
     col_w = min(110, 480 // n)
-    most_x = first_x + n * col_w + 16
-    points_x = SIZE[0] - 24
-    top = HEADER + 54
+    xs = [112 + p * col_w + col_w // 2 for p in range(n)]       # each seat's column
+    most_x, points_x = 112 + n * col_w + 16, SIZE[0] - 24
     bottom = SIZE[1] - 8 - 58 * len(lines)
-    for p in range(n):
-        c.seat_badge((first_x + p * col_w + col_w // 2, HEADER + 28), 22, p)
-    draw.text(surf, t("col_most"), 28, MUTED, "midleft", (most_x, HEADER + 28))
-    draw.text(surf, t("col_points"), 28, MUTED, "midright", (points_x, HEADER + 28))
-    h = (bottom - top) // len(scores["ranks"])
-    for i, line in enumerate(scores["ranks"]):
-        row = pygame.Rect(16, top + i * h, SIZE[0] - 32, h - 4)
-        pygame.draw.rect(surf, PANEL, row, border_radius=8)
-        chip = h - 8
-        c.chips([_rank_card(c, line["rank"])], 28, row.centery, chip)
+    for p, x in enumerate(xs):
+        c.seat_badge((x, HEADER + 28), 22, p)
+    c.titles([("col_most", "midleft", most_x), ("col_points", "midright", points_x)], HEADER + 28)
+    for i, row in c.panels(len(scores["ranks"]), HEADER + 54, bottom, SIZE[1], gap=4, radius=8):
+        line = scores["ranks"][i]
+        c.chips([c.faces.of_rank(line["rank"])], 28, row.centery, row.h - 4)
         for p, count in enumerate(line["counts"]):
-            at = (first_x + p * col_w + col_w // 2, row.centery)
             if p in line["scorers"]:
-                draw.tag(surf, str(count), 34, at, INK, GOLD, "center")
+                draw.tag(surf, str(count), 34, (xs[p], row.centery), INK, GOLD, "center")
             else:
-                draw.text(surf, str(count), 34, MUTED if count == 0 else TEXT, "center", at)
-        most = t.count("most", line["most"], seats=who(c.t, c.table, line["scorers"])) if line["scorers"] else t("nobody")
+                draw.text(surf, str(count), 34, MUTED if count == 0 else TEXT, "center", (xs[p], row.centery))
+        scorers = line["scorers"]
+        most = t.count("most", line["most"], seats=t.seats(scorers, c.table["joined"])) if scorers else t("nobody")
         draw.text(surf, most, 30, TEXT, "midleft", (most_x, row.centery), width=points_x - 90 - most_x)
         draw.text(surf, f"+{line['points']}" if line["points"] else "0", 40, GOLD if line["points"] else MUTED,
                   "midright", (points_x, row.centery))
     for j, (key, figures) in enumerate(lines):
         row = pygame.Rect(16, bottom + 4 + j * 58, SIZE[0] - 32, 52)
         pygame.draw.rect(surf, PANEL_HI, row, border_radius=8)
-        for p, figure in enumerate(figures):
-            draw.text(surf, str(figure), 44, TEXT, "center", (first_x + p * col_w + col_w // 2, row.centery))
+        for x, figure in zip(xs, figures):
+            draw.text(surf, str(figure), 44, TEXT, "center", (x, row.centery))
         draw.text(surf, t(key, target=view["target"]), 32, GOLD, "midleft", (most_x, row.centery),
                   width=points_x - most_x)

@@ -70,11 +70,6 @@ def goal(t: Translator, view: dict) -> str:
     return t("target", target=view["target"]) if view["match"] else t("one_deal")
 
 
-def who(t: Translator, table: dict, players: list[int]) -> str:
-    """Players named by their seats: 'Sièges 1 et 3'."""
-    return t.seats([table["joined"][p] for p in players])
-
-
 def picker(view: dict, current: int) -> int | None:
     """The player picking a tie's target on capture step `current` (None: not that step, or no pick)."""
     steps = resolution(view)[2]
@@ -98,7 +93,8 @@ def prompt(t: Translator, table: dict) -> str:
 
 def rule_sentence(t: Translator, table: dict, step: dict) -> str:
     """A step's rule in words: which rank, who played it, what it takes (a tie: that they share)."""
-    return t.count(f"rule_{step['rule']}", len(step["players"]), rank=step["rank"], who=who(t, table, step["players"]))
+    players = step["players"]
+    return t.count(f"rule_{step['rule']}", len(players), rank=step["rank"], who=t.seats(players, table["joined"]))
 
 
 def took_sentence(t: Translator, table: dict, step: dict) -> str:

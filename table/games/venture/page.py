@@ -37,43 +37,24 @@ def subtitle(c: Canvas) -> str:
 # ------------------------------------------------------------ drawing helpers
 
 
-def _counted(c: Canvas, cards: list[str]) -> list[tuple[str, str]]:
-    """Cards as chips by rank, labelled "×n" when several."""
-    return [(card, c.t("times", n=n) if n > 1 else "") for card, n in rank_groups(cards, c.faces.ranks)]
+def _ranks(c: Canvas, cards: list[str], box: pygame.Rect, most: int = 52) -> None:
+    """Cards as chips by rank in `box`, labelled "×n" when several (`_groups`)."""
+    _groups(c, [(card, c.t("times", n=n) if n > 1 else "") for card, n in rank_groups(cards, c.faces.ranks)], box, most)
 
 
-def _groups(c: Canvas, groups: list[tuple[str, str]], box: pygame.Rect, most: int = 52) -> int:
+def _groups(c: Canvas, groups: list[tuple[str, str]], box: pygame.Rect, most: int = 52) -> None:
     """Chips with a label after each, (card, label), laid out in `box`: as tall as fit (at most `most`),
-    onto several lines when the box is tall enough; a dash for none. Returns the right edge used."""
+    onto several lines when the box is tall enough; a dash for none."""
     if not groups:
-        return draw.text(c.surf, "—", min(most, 44), MUTED, "midleft", (box.x + 8, box.centery)).right
-    gap = 10
-    for h in range(min(most, box.h), 13, -1):
-        size = max(20, round(h * 0.8))
-        widths = [c.faces.chip_width(h) + (draw.font(size).size(label)[0] + 6 if label else 0) for _, label in groups]
-        lines, x = [[]], 0
-        for i, w in enumerate(widths):
-            if x and x + w > box.w:
-                lines.append([])
-                x = 0
-            lines[-1].append(i)
-            x += w + gap
-        widest = max(sum(widths[i] + gap for i in line) - gap for line in lines)
-        if (len(lines) * (h + gap) - gap <= box.h and widest <= box.w) or h == 14:
-            break
-    top = box.centery - (len(lines) * (h + gap) - gap) / 2
-    right = box.x
-    for row, line in enumerate(lines):
-        x, cy = box.x, top + row * (h + gap) + h / 2
-        for i in line:
-            card, label = groups[i]
-            chip = pygame.Rect(x, cy - h / 2, c.faces.chip_width(h), h)
-            c.faces.draw(c.surf, chip, card, "chip")
-            if label:
-                draw.text(c.surf, label, size, TEXT, "midleft", (chip.right + 6, cy))
-            x += widths[i] + gap
-            right = max(right, x - gap)
-    return right
+        draw.text(c.surf, "—", min(most, 44), MUTED, "midleft", (box.x + 8, box.centery))
+    else:
+        c.chip_lines([card for card, _ in groups], box, range(min(most, box.h), 13, -1), 10,
+                     [label for _, label in groups])
+
+
+def _cell(row: pygame.Rect, x0: int, x1: int) -> pygame.Rect:
+    """A seat row's box from x0 to x1, 4 pixels in from its top and bottom."""
+    return pygame.Rect(x0, row.y + 4, x1 - x0, row.h - 8)
 
 
 def _band(c: Canvas, label: str) -> pygame.Rect:
@@ -83,10 +64,11 @@ def _band(c: Canvas, label: str) -> pygame.Rect:
     return pygame.Rect(BAND.x + LABEL_W, BAND.y + 8, BAND.w - LABEL_W - 16, BAND.h - 16)
 
 
-def _round_header(c: Canvas, title: str) -> None:
-    last = c.view["last_round"]
-    c.header(title, c.t("deal_round", deal=last["deal"], deals=c.view["deals"], round=last["round"],
-                        rounds=c.view["rounds"]), c.t("dealer_is", seat=c.seat(c.view["dealer"])))
+def _header(c: Canvas, title: str, deal: int, rnd: int, middle: str = "deal_round") -> None:
+    """The title bar: `title`, the deal and round (`middle`'s text), the dealer."""
+    view = c.view
+    c.header(title, c.t(middle, deal=deal, deals=view["deals"], round=rnd, rounds=view["rounds"]),
+             c.t("dealer_is", seat=c.seat(view["dealer"])))
 
 
 # ------------------------------------------------------------ table
@@ -98,12 +80,11 @@ def _table(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     phase = view["phase"]
     middle = {"draft": "deal_draft", "slug": "deal_slug"}.get(phase, "deal_round")
-    c.header(t("game_name"), t(middle, deal=view["deal"], deals=view["deals"], round=view["round"],
-                               rounds=view["rounds"]), t("dealer_is", seat=c.seat(view["dealer"])))
+    _header(c, t("game_name"), view["deal"], view["round"], middle)
     if phase in ("draft", "slug"):
         _slug(c)
     else:
-        _groups(c, _counted(c, view["centre"]), _band(c, t("centre")))
+        _ranks(c, view["centre"], _band(c, t("centre")))
     top = BAND.bottom + 40
     columns = [("col_hand_count", "midbottom", HAND_X + 40), ("col_pile", "bottomleft", PILE_X),
                ("col_total", "bottomright", TOTAL_X)]
@@ -111,12 +92,10 @@ def _table(c: Canvas) -> None:
         columns.append((f"col_{'draft' if phase == 'draft' else 'bid'}", "midbottom", STATUS_X + 50))
     c.titles(columns, top - 4)
     for p, row in c.seat_rows(list(range(view["players"])), top, SIZE[1] - PROMPT - 6):
-        r = min(34, row.h // 2 - 4)
-        draw.text(surf, t("seat", seat=c.seat(p)), 36, TEXT, "midleft", (row.x + 24 + 2 * r, row.centery),
-                  width=STATUS_X - row.x - 34 - 2 * r)
-        _status(c, p, pygame.Rect(STATUS_X, row.y + 4, HAND_X - STATUS_X - 20, row.h - 8))
+        c.seat_name(row, p, 36, right=STATUS_X - 10)
+        _status(c, p, _cell(row, STATUS_X, HAND_X - 20))
         draw.text(surf, str(view["in_hand"][p]), 40, TEXT, "center", (HAND_X + 40, row.centery))
-        _groups(c, _counted(c, view["piles"][p]), pygame.Rect(PILE_X, row.y + 4, TOTAL_X - 110 - PILE_X, row.h - 8), 44)
+        _ranks(c, view["piles"][p], _cell(row, PILE_X, TOTAL_X - 110), 44)
         draw.text(surf, draw.number(view["totals"][p]), 48, TEXT, "midright", (TOTAL_X, row.centery))
     c.prompt_bar(prompt(c.t, c.table))
 
@@ -128,12 +107,9 @@ def _slug(c: Canvas) -> None:
     box = _band(c, c.t("slug", shown=len(shown), size=size))
     h = box.h
     w = round(h * 0.72)
-    for i in range(size):
-        rect = pygame.Rect(box.x + i * (w + 12), box.y, w, h)
-        if i < len(shown):
-            c.faces.draw(c.surf, rect, shown[i])
-        else:
-            draw.back(c.surf, rect, True)
+    for i, card in enumerate(shown):
+        c.faces.draw(c.surf, pygame.Rect(box.x + i * (w + 12), box.y, w, h), card)
+    draw.backs(c.surf, pygame.Rect(box.x + len(shown) * (w + 12), box.y, w, h), size - len(shown), w + 12)
     if view["phase"] == "draft":
         draw.text(c.surf, c.t("slug_face_down"), 30, MUTED, "midleft", (box.x + size * (w + 12) + 10, box.centery),
                   width=box.right - box.x - size * (w + 12) - 10)
@@ -160,16 +136,15 @@ def _status(c: Canvas, p: int, box: pygame.Rect) -> None:
 def _fire(c: Canvas, current: int) -> None:
     t, view, surf = c.t, c.view, c.surf
     last = view["last_round"]
-    _round_header(c, t("fire_title"))
-    _groups(c, _counted(c, last["centre_before"]), _band(c, t("centre_before")))
+    _header(c, t("fire_title"), last["deal"], last["round"])
+    _ranks(c, last["centre_before"], _band(c, t("centre_before")))
     steps = last["steps"]
     top, bottom = BAND.bottom + 10, SIZE[1] - 8
     h = min(110, (bottom - top) // len(steps))   # a step's height, as c.panels lays them out
-    most_bids = max(len(s["bids"]) for s in steps)
     chip_h = min(50, h - 18)
     r = min(24, (h - 18) // 2)
-    text_x = LEFT + 16 + c.faces.chip_width(chip_h) + 12 + most_bids * (2 * r + 8) + 8
-    for k, row in c.panels(len(steps), top, bottom, 110, LEFT, RIGHT, lit=current):
+    text_x = LEFT + 16 + c.faces.chip_width(chip_h) + 12 + max(len(s["bids"]) for s in steps) * (2 * r + 8) + 8
+    for k, row in c.step_rows(len(steps), current, top, bottom, 110, LEFT, RIGHT):
         step = steps[k]
         chip = pygame.Rect(row.x + 16, row.centery - chip_h // 2, c.faces.chip_width(chip_h), chip_h)
         c.faces.draw(surf, chip, step["bids"][0]["card"], "chip")
@@ -179,15 +154,13 @@ def _fire(c: Canvas, current: int) -> None:
             draw.dim(surf, row)
             draw.text(surf, "?", 44, MUTED, "midleft", (text_x, row.centery))
             continue
-        if k == current:
-            draw.frame(surf, row.inflate(6, 6))
         if step["result"] == "captured":
             draw.strike(surf, chip)
         said = draw.text(surf, _step_text(c, step), 32, TEXT, "midleft", (text_x, row.centery),
                          width=(RIGHT - text_x) // 2 if step["taken"] else RIGHT - text_x - 16)
         if step["taken"]:
-            _groups(c, _counted(c, step["taken"]), pygame.Rect(said.right + 16, row.y + 6,
-                                                               row.right - 12 - said.right - 16, row.h - 12), 48)
+            box = pygame.Rect(said.right + 16, row.y + 6, row.right - 28 - said.right, row.h - 12)
+            _ranks(c, step["taken"], box, 48)
 
 
 def _step_text(c: Canvas, step: dict) -> str:
@@ -212,23 +185,20 @@ BID_X, TO_X, TAKES_X, PILE_COUNT_X = 110, 210, 440, RIGHT - 14
 def _take(c: Canvas) -> None:
     t, view, surf = c.t, c.view, c.surf
     last = view["last_round"]
-    _round_header(c, t("take_title"))
+    _header(c, t("take_title"), last["deal"], last["round"])
     top = HEADER + 50
     c.titles([("col_bid", "bottomleft", BID_X), ("col_bid_to", "bottomleft", TO_X),
-                ("col_takes", "bottomleft", TAKES_X), ("col_pile_count", "bottomright", PILE_COUNT_X)], top - 4)
+              ("col_takes", "bottomleft", TAKES_X), ("col_pile_count", "bottomright", PILE_COUNT_X)], top - 4)
     centre_y = SIZE[1] - PROMPT - 46
-    moves = take_moves(last)
-    for p, row in c.seat_rows(list(range(view["players"])), top, centre_y - 44):
-        move = moves[p]
-        h = min(48, row.h - 12)
-        c.faces.draw(surf, pygame.Rect(BID_X, row.centery - h / 2, c.faces.chip_width(h), h), move["bid"], "chip")
+    for move, (p, row) in zip(take_moves(last), c.seat_rows(list(range(view["players"])), top, centre_y - 44)):
+        c.chips([move["bid"]], BID_X, row.centery, min(48, row.h - 12))
         to = t("to_centre") if move["to"] is None else t("to_seat", seat=c.seat(move["to"]))
         draw.text(surf, to, 32, MUTED if move["to"] is None else TEXT, "midleft", (TO_X, row.centery),
                   width=TAKES_X - TO_X - 16)
-        _groups(c, _counted(c, move["takes"]), pygame.Rect(TAKES_X, row.y + 4, PILE_COUNT_X - 90 - TAKES_X, row.h - 8), 48)
+        _ranks(c, move["takes"], _cell(row, TAKES_X, PILE_COUNT_X - 90), 48)
         draw.text(surf, str(view["pile_counts"][p]), 44, TEXT, "midright", (PILE_COUNT_X, row.centery))
     label = draw.text(surf, t("centre_after"), 32, GOLD, "midleft", (LEFT + 8, centre_y), width=LABEL_W)
-    _groups(c, _counted(c, last["centre_after"]), pygame.Rect(label.right + 16, centre_y - 26, RIGHT - label.right - 24, 52))
+    _ranks(c, last["centre_after"], pygame.Rect(label.right + 16, centre_y - 26, RIGHT - label.right - 24, 52))
     c.prompt_bar(t("prompt_take"))
 
 
@@ -244,23 +214,21 @@ def _scores(c: Canvas) -> None:
     over = view["phase"] == "over"
     several = view["deals"] > 1
     c.header(t("scores_title", deal=scores["deal"]), "", subtitle(c))
-    _groups(c, _counted(c, scores["centre"]), _band(c, t("centre_end")))
+    _ranks(c, scores["centre"], _band(c, t("centre_end")))
     top = BAND.bottom + 44
     deal_x = DEAL_X if several else SUM_X
-    columns = [("col_lost", "bottomleft", LOST_X), ("col_won", "bottomleft", WON_X), ("col_deal", "bottomright", deal_x)]
-    c.titles(columns + [("col_total", "bottomright", SUM_X)] * several, top - 4)
+    c.titles([("col_lost", "bottomleft", LOST_X), ("col_won", "bottomleft", WON_X), ("col_deal", "bottomright", deal_x),
+              *[("col_total", "bottomright", SUM_X)] * several], top - 4)
     bottom = SIZE[1] - (8 if over else PROMPT + 6)
     for player_score, (p, row) in zip(scores["players"], c.seat_rows(list(range(view["players"])), top, bottom)):
         lost, lost_points, won, won_points = score_parts(player_score)
-        lost_cards = [card for r in lost for card in r["cards"]]
-        _groups(c, _counted(c, lost_cards), pygame.Rect(LOST_X, row.y + 4, LOST_PTS_X - 70 - LOST_X, row.h - 8), 44)
-        if lost:
-            draw.text(surf, signed(lost_points), 40, RED, "midright", (LOST_PTS_X, row.centery))
+        _ranks(c, [card for r in lost for card in r["cards"]], _cell(row, LOST_X, LOST_PTS_X - 70), 44)
         won_groups = [(r["cards"][0], t("with_centre", n=len(r["cards"]), centre=len(r["centre"])) if r["centre"]
                        else t("times", n=len(r["cards"])) if len(r["cards"]) > 1 else "") for r in won]
-        _groups(c, won_groups, pygame.Rect(WON_X, row.y + 4, WON_PTS_X - 70 - WON_X, row.h - 8), 44)
-        if won:
-            draw.text(surf, signed(won_points), 40, GREEN, "midright", (WON_PTS_X, row.centery))
+        _groups(c, won_groups, _cell(row, WON_X, WON_PTS_X - 70), 44)
+        for points, x, colour in ((lost_points, LOST_PTS_X, RED), (won_points, WON_PTS_X, GREEN)):
+            if points:
+                draw.text(surf, signed(points), 40, colour, "midright", (x, row.centery))
         draw.text(surf, f"= {signed(player_score['points'])}", 48, GOLD, "midright", (deal_x, row.centery))
         if several:
             draw.text(surf, draw.number(view["totals"][p]), 48, TEXT, "midright", (SUM_X, row.centery))

@@ -66,7 +66,7 @@ def who(t: Translator, table: dict, players: list[int]) -> str:
     """'Tout le monde' when every player is meant, else the seats."""
     if len(players) == table["view"]["players"]:
         return t("everyone")
-    return t.seats([table["joined"][p] for p in players])
+    return t.seats(players, table["joined"])
 
 
 def prompt(t: Translator, table: dict) -> str:
