@@ -198,6 +198,8 @@ def _declare_hall(commands) -> None:
                       help="write mosquitto.conf, its ACL, passwords and each client's credential into FOLDER")
     hall.add_argument("--table", dest="tables", action="append", default=[], metavar="NAME",
                       help="with --setup: a table that may publish (repeatable)")
+    hall.add_argument("--web", type=address, default=address("0.0.0.0:8080"), metavar="HOST:PORT",
+                      help="where the hall's pages are served (default: 0.0.0.0:8080, every address of this machine)")
 
 
 def _broker_options(command, host: str | None, host_help: str) -> None:
@@ -312,7 +314,7 @@ def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         from table.cafe.link import link_command
         return link_command(args.table, args.broker, args.port, args.password_file, args.ca, args.state)
     from table.cafe.hall import hall_command
-    return hall_command(args.broker, args.port, args.password_file, args.ca, args.state)
+    return hall_command(args.broker, args.port, args.password_file, args.ca, args.state, args.web)
 
 
 def port(text: str) -> int:
@@ -321,6 +323,14 @@ def port(text: str) -> int:
     if not 0 < value < 65536:
         raise ValueError(text)
     return value
+
+
+def address(text: str) -> tuple[str, int]:
+    """HOST:PORT ([::]:PORT for IPv6) as (host, port) (argparse turns the ValueError into one line of usage)."""
+    host, _, number = text.rpartition(":")
+    if not host:
+        raise ValueError(text)
+    return host.strip("[]"), port(number)
 
 
 def duration(text: str) -> float:
