@@ -105,6 +105,7 @@ class Hall:
                 acked = held
             self._db.execute("UPDATE outboxes SET acked = ?, updated = ? WHERE tbl = ? AND outbox = ?",
                              (acked, _now(), table, outbox))
+        self.changed(table)
         return outbox, acked
 
     def _on_connect(self, client: mqtt.Client, _userdata, _flags, reason, _properties) -> None:
@@ -143,7 +144,6 @@ class Hall:
             return
         if acked is not None:
             client.publish(topic(table, "ack"), ack(*acked), qos=1, retain=True)
-            self.changed(table)
 
     def note(self, table: str, what: str, text: str) -> None:
         """Keep a table's latest live state or status (a failure is logged: the next one replaces it)."""
