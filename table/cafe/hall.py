@@ -19,7 +19,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from table.cafe.broker import set_up
-from table.cafe.pages import Bulletin, Pages
+from table.cafe.pages import Bulletin, Pages, listening
 from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, Broker, ack, client, digest, read_password, start,
                              stopped_by_signal, topic)
 from table.storage import open_store, transaction
@@ -184,9 +184,10 @@ def hall_command(host: str, port: int, password_file: Path, ca: Path | None, sta
                  web: tuple[str, int]) -> int:
     """`cardtable hall`: store and acknowledge the tables' games in STATE/hall.sqlite, and serve the pages at `web`
     (host, port), until stopped."""
+    listener = listening(web)
     bulletin = Bulletin()
     hall = Hall(state / "hall.sqlite", Broker(host, port, HALL_USER, read_password(password_file), ca), bulletin.notify)
-    hall.run(stopped_by_signal(), Pages(hall, bulletin, web))
+    hall.run(stopped_by_signal(), Pages(hall, bulletin, listener))
     return 0
 
 

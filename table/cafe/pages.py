@@ -156,25 +156,34 @@ def _language(request: Request) -> str:
     return language(request.query_params.get("lang"), request.headers.get("accept-language", ""))
 
 
-class Pages:
-    """`hall`'s pages served at `address` (host, port) in a thread of their own, live by `bulletin`. The address
-    is taken at once: CafeError when it cannot be."""
+def listening(address: tuple[str, int]) -> socket.socket:
+    """A socket listening at `address` (host, port) for the pages; CafeError when it cannot."""
+    host, port = address
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # started again at once after a stop
+    try:
+        listener.bind(address)
+        listener.listen()
+    except OSError as error:   # taken, or no such address here
+        listener.close()
+        raise CafeError(f"the pages cannot be served at {host}:{port}: {error.strerror}") from None
+    return listener
 
-    def __init__(self, hall: Hall, bulletin: Bulletin, address: tuple[str, int]) -> None:
-        host, port = address
-        try:
-            self.socket = socket.create_server(address, family=socket.AF_INET6 if ":" in host else socket.AF_INET)
-        except OSError as error:
-            raise CafeError(f"the pages cannot be served at {host}:{port}: {error.strerror}") from None
+
+class Pages:
+    """`hall`'s pages served on the socket `listener` in a thread of their own, live by `bulletin`."""
+
+    def __init__(self, hall: Hall, bulletin: Bulletin, listener: socket.socket) -> None:
+        self.socket = listener
         self.bulletin = bulletin
         self.server = uvicorn.Server(uvicorn.Config(app(hall, bulletin), log_config=None, access_log=False,
                                                     lifespan="off", timeout_graceful_shutdown=2))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, name="pages",
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listener]}, name="pages",
                                        daemon=True)
-        log.info("the hall's pages at http://%s:%d/", host, port)
 
     def start(self) -> None:
         self.thread.start()
+        log.info("the hall's pages at http://%s:%d/", *self.socket.getsockname()[:2])
 
     def stop(self) -> None:
         """End the event streams, then the server."""
