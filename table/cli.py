@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -66,6 +67,9 @@ def _declare_run(commands) -> None:
                      help="tag registry file, as made by cardtable enrol (real hardware only)")
     run.add_argument("--game", choices=list(GAMES), help="the game the lobby offers first")
     run.add_argument("--lang", choices=("fr", "en"), default="fr")
+    run.add_argument("--spectate", type=web_page, default=os.environ.get("CARDTABLE_SPECTATE") or None, metavar="URL",
+                     help="the table's spectator page at the café's hall, shown as a QR code when a game ends "
+                     "(default: $CARDTABLE_SPECTATE; docs/cafe.md)")
     run.add_argument("--fullscreen", action="store_true")
     run.add_argument("--headless", action="store_true",
                      help="run the table's own hardware without any screen (hub-only tests, benchmarks)")
@@ -331,6 +335,14 @@ def address(text: str) -> tuple[str, int]:
     if not host:
         raise ValueError(text)
     return host.strip("[]"), port(number)
+
+
+def web_page(text: str) -> str:
+    """An http(s) address of 100 characters at most, so that its QR code reads from a seat (argparse turns the
+    ValueError into one line of usage)."""
+    if not re.fullmatch(r"https?://[!-~]{1,92}", text):
+        raise ValueError(text)
+    return text
 
 
 def duration(text: str) -> float:
