@@ -30,9 +30,9 @@ class Chromium:
                 os.set_inheritable(number, True)
 
         with open(folder / "chromium.log", "w") as log:
-            self.process = subprocess.Popen(["chromium", *FLAGS, f"--user-data-dir={folder / 'profile'}", "about:blank"],
-                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=False,
-                                            preexec_fn=its_pipes)
+            self.process = subprocess.Popen(
+                ["chromium", *FLAGS, f"--user-data-dir={folder / 'profile'}", "about:blank"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=False, preexec_fn=its_pipes)
         os.close(to_it)
         os.close(from_it)
         self._ids = itertools.count(1)
