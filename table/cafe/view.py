@@ -87,7 +87,7 @@ def _now(state: dict, t: Translator) -> tuple[str, list[Seat]]:
     if state.get("phase") == "over" or how == "done":
         line = t.count("winner", len(winners), seats=t.seats(sorted(winners))) if winners else t("game_over_title")
     elif acting and how in ("turn", "sealed", "any_of"):
-        line = t(f"hall_{how}", seats=t.seats(acting))
+        line = t("hall_sealed" if how == "sealed" else "hall_turn", seats=t.seats(acting))
     else:
         line = t("hall_playing")
     return line, [Seat(seat, totals.get(seat), seat in winners, seat in acting) for seat in seats]
