@@ -44,8 +44,10 @@ class Chromium:
         return self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
 
     def evaluate(self, session: str, expression: str):
-        """The value of the JavaScript `expression` in the tab of `session`."""
-        return self.call("Runtime.evaluate", session, expression=expression, returnByValue=True)["result"].get("value")
+        """The value of the JavaScript `expression` in the tab of `session` (AssertionError when it throws)."""
+        answer = self.call("Runtime.evaluate", session, expression=expression, returnByValue=True)
+        assert "exceptionDetails" not in answer, f"{expression}: {answer['exceptionDetails']}"
+        return answer["result"].get("value")
 
     def screenshot(self, session: str, path: Path) -> None:
         path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", session)["data"]))

@@ -44,7 +44,8 @@ def test_a_game_finished_at_a_table_appears_live_on_the_hall_page_in_chromium(tm
     url = f"http://{HOST}:{broker.web_port}/"
     until(lambda: answers(url), 15, "the hall's pages served")
     page = chromium.open(url + "?lang=fr")   # Chromium asks for English
-    until(lambda: chromium.evaluate(page, "document.readyState") == "complete", 15, "the hall page loaded")
+    until(lambda: chromium.evaluate(page, "document.readyState == 'complete' && location.pathname == '/'"), 15,
+          "the hall page loaded")   # not the blank page the tab opens on
     assert chromium.evaluate(page, "document.getElementById('none').innerText") == \
         "Aucune table ne s'est encore annoncée."
     chromium.evaluate(page, "window.sameLoad = true")   # gone if the page were loaded again
