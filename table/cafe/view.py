@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 from table.registry import GAMES
 from table.screen.i18n import DEFAULT, LANGS, Translator
@@ -112,11 +112,12 @@ def _result(body, lang: str) -> Result | None:
 
 
 def _when(iso) -> str:
-    """A UTC time as the hall's local time: its hour today, else its date too."""
+    """A UTC time (ISO 8601) as the hall's local time: its hour today, else its date too."""
     try:
-        moment = datetime.fromisoformat(iso).astimezone()
+        moment = datetime.fromisoformat(iso)
     except (TypeError, ValueError):
         return ""
+    moment = (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone()
     return moment.strftime("%H:%M" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -13,7 +14,7 @@ from starlette.testclient import TestClient
 from table.cafe.hall import Hall
 from table.cafe.mqtt import HALL_USER, Broker, digest
 from table.cafe.pages import Bulletin, app
-from table.cafe.view import language
+from table.cafe.view import card, language
 
 OUTBOX = "a" * 32
 LIVE = {"game": "feira-torio", "phase": "bidding", "options": {}, "seats": [1, 3, 4], "players": 3,
@@ -122,6 +123,20 @@ def test_the_events_send_every_card_then_each_change(site):
         hall.note("t2", "status", "online")
         assert "hors ligne" not in t2_events.get(timeout=10)
         assert t2_events.empty() and list(cards(hall_events.get(timeout=10))) == ["t2"]
+
+
+def test_times_are_the_halls_own(monkeypatch):
+    """A game's end, in UTC at the table, shown in the hall's local time; a malformed result is left out."""
+    games = [finished(5, {"1": 2}, [1]), {**finished(6, {"1": 2}, [1]), "ended": "2026-11-28T10:06:00"},
+             {**finished(7, {"1": 2}, [1]), "ended": 7}, ["not", "a", "game"]]
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    try:
+        shown = [result.when for result in card("t1", None, None, games, "fr").results]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert shown[0].endswith("11:05") and shown[1].endswith("11:06") and shown[2] == "" and len(shown) == 3
 
 
 def received(response) -> queue.Queue:
