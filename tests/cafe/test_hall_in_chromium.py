@@ -1,5 +1,6 @@
 """End to end: Debian's Chromium, headless, keeps the hall page open while a table of bots joins, plays and finishes
-a game; the real hall process, on Debian's real Mosquitto, shows it all on the page live, without a reload."""
+a game, then its link stops; the real hall process, on Debian's real Mosquitto, shows it all on the page live, without
+a reload."""
 from __future__ import annotations
 
 import random
@@ -51,7 +52,7 @@ def test_a_game_finished_at_a_table_appears_live_on_the_hall_page_in_chromium(tm
     chromium.evaluate(page, "window.sameLoad = true")   # gone if the page were loaded again
 
     state = table_state(tmp_path)
-    broker.link("t1", state).start()
+    link = broker.link("t1", state).start()
     files = TableFiles(state / "journal.sqlite")
     sim = SimulatedTable(load_layout("sim-6-single"), files.journal, game="feira-torio", seed=3)
     until(lambda: chromium.evaluate(page, f"{CARD} && {CARD}.innerText.includes('Feira Torio')"), 15,
@@ -70,6 +71,9 @@ def test_a_game_finished_at_a_table_appears_live_on_the_hall_page_in_chromium(tm
     assert chromium.evaluate(page, f"{CARD}.querySelector('.score.winner') !== null")
     assert chromium.evaluate(page, "window.sameLoad") is True, "shown live, without a reload"
     chromium.screenshot(page, tmp_path / "hall.png")
+    link.kill(signal.SIGTERM)   # it says "offline" as it goes
+    until(lambda: chromium.evaluate(page, f"{CARD}.classList.contains('offline')"), 10, "the table shown offline")
+    assert "hors ligne" in chromium.evaluate(page, f"{CARD}.innerText")
     hall.kill(signal.SIGTERM)   # with the page's event stream open
     assert hall.ended() == 0
     until(lambda: chromium.evaluate(page, "document.body.classList.contains('stale')"), 10, "the page says so")
