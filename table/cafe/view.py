@@ -33,11 +33,11 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A table as the pages show it: its state now (`line`: what happens; `clock`: the time left) and its last
-    results."""
+    """A table as the pages show it: its link's status ("online", "offline" or "": not heard), its state now
+    (`line`: what happens; `clock`: the time left) and its last results."""
 
     name: str
-    offline: bool
+    status: str
     game: str
     line: str
     seats: list[Seat]
@@ -68,7 +68,7 @@ def card(name: str, status: str | None, live: str | None, games: list[dict], lan
     game = state.get("game") if state.get("game") in GAMES else None
     t = Translator(lang, game)   # the pages' texts are common ones (assets/i18n/LANG/common.toml)
     line, seats = _now(state, t)
-    return Card(name=name, offline=status == "offline", game=t("game_name") if game else "", line=line,
+    return Card(name=name, status=status if status in ("online", "offline") else "", game=t("game_name") if game else "", line=line,
                 seats=seats, clock=_clock(state.get("clock"), t),
                 results=[result for body in games if (result := _result(body, lang)) is not None])
 

@@ -99,9 +99,11 @@ def test_only_the_public_state_is_shown_and_everything_is_escaped(site):
                                         "totals": {secret: 1, "1": secret}}))
     store(hall, "t3", 1, {**finished(1, {"1": 3}, [1]), "options": {"x": secret}, "players": [secret]})
     store(hall, "t3", 2, finished(2, {"1": 3}, [1], game=secret))
+    hall.note("t3", "status", "<b>secret</b>")
     for path in ("/", "/table/t3", "/?lang=en"):
         page = pages.get(path).text
         assert "secret" not in page and "<script>alert" not in page
+    assert 'class="status"' not in cards(page)["t3"], "a status but online or offline is none"
     missing = pages.get("/table/<b>t9")
     assert missing.status_code == 404 and "<b>t9" not in missing.text and "&lt;b&gt;t9" in missing.text
     assert "La salle ne connaît aucune table de ce nom." in missing.text
