@@ -94,6 +94,8 @@ SETTINGS_TEXT = """\
 CARDTABLE_LAYOUT={layout}
 # Whom the staff call when the screen says the table stopped.
 CARDTABLE_CONTACT={contact}
+# The table's spectator page at the café's hall (docs/cafe.md), a QR code on the screen when a game ends; empty: none.
+CARDTABLE_SPECTATE={spectate}
 """
 COMMAND_TEXT = f"""\
 #!/bin/sh
@@ -103,9 +105,9 @@ set -a
 . {SETTINGS}
 set +a
 exec sudo -u {USER} env -C {STATE} CARDTABLE_STATE={STATE} CARDTABLE_LAYOUT="$CARDTABLE_LAYOUT" \\
-    CARDTABLE_CONTACT="$CARDTABLE_CONTACT" {VENV}/bin/cardtable "$@"
+    CARDTABLE_CONTACT="$CARDTABLE_CONTACT" CARDTABLE_SPECTATE="$CARDTABLE_SPECTATE" {VENV}/bin/cardtable "$@"
 """
-DEFAULT_SETTINGS = {"CARDTABLE_LAYOUT": "pi-4-seat", "CARDTABLE_CONTACT": ""}
+DEFAULT_SETTINGS = {"CARDTABLE_LAYOUT": "pi-4-seat", "CARDTABLE_CONTACT": "", "CARDTABLE_SPECTATE": ""}
 
 
 class Refused(Exception):
@@ -201,7 +203,7 @@ def spi_enabled(config: str) -> str:
     return config if found else "".join(f"{line}\n" for line in config.splitlines()) + f"[all]\n{SPI_ON}\n"
 
 
-def install(system: System, layout: str | None, contact: str | None) -> None:
+def install(system: System, layout: str | None, contact: str | None, spectate: str | None) -> None:
     """Every step of the installation, each one idempotent."""
     layouts = SOURCE / "hardware" / "layouts"
     if layout is not None and not (layouts / f"{layout}.toml").is_file():
@@ -224,7 +226,7 @@ def install(system: System, layout: str | None, contact: str | None) -> None:
     system.path(STATE).mkdir(parents=True, exist_ok=True)
     system.path(STATE).chmod(0o750)
     system.run("chown", f"{USER}:{USER}", STATE)
-    write_settings(system, layout, contact)
+    write_settings(system, layout, contact, spectate)
     system.write(COMMAND, COMMAND_TEXT, mode=0o755)
     system.write(UDEV_RULE, UDEV_TEXT)
     reload_udev(system, trigger=True)
@@ -268,15 +270,16 @@ def reload_udev(system: System, trigger: bool = False) -> None:
         system.run("udevadm", "trigger", "--action=change", "--subsystem-match=tty")
 
 
-def write_settings(system: System, layout: str | None, contact: str | None) -> None:
+def write_settings(system: System, layout: str | None, contact: str | None, spectate: str | None) -> None:
     """/etc/default/cardtable: the settings already there (else the defaults), but those given now."""
     existing = system.path(SETTINGS)
     settings = DEFAULT_SETTINGS | (read_settings(existing.read_text()) if existing.exists() else {})
-    given = {"CARDTABLE_LAYOUT": layout, "CARDTABLE_CONTACT": contact}
+    given = {"CARDTABLE_LAYOUT": layout, "CARDTABLE_CONTACT": contact, "CARDTABLE_SPECTATE": spectate}
     settings |= {key: value for key, value in given.items() if value is not None}
     system.write(SETTINGS, SETTINGS_TEXT.format(layouts=APP / "hardware" / "layouts",
                                                 layout=shlex.quote(settings["CARDTABLE_LAYOUT"]),
-                                                contact=shlex.quote(settings["CARDTABLE_CONTACT"])))
+                                                contact=shlex.quote(settings["CARDTABLE_CONTACT"]),
+                                                spectate=shlex.quote(settings["CARDTABLE_SPECTATE"])))
 
 
 def copy_app(system: System) -> None:
@@ -319,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layout", help="the table's layout: a name in hardware/layouts "
                                          f"(default: as already set, else {DEFAULT_SETTINGS['CARDTABLE_LAYOUT']})")
     parser.add_argument("--contact", help="whom the staff call when the table stops, e.g. \"Marie, 06 12 34 56 78\"")
+    parser.add_argument("--spectate", metavar="URL", help="the table's spectator page at the café's hall, shown as a "
+                        "QR code when a game ends, e.g. http://hall.local:8080/table/t1 (docs/cafe.md)")
     parser.add_argument("--uninstall", action="store_true", help="remove the table (its state directory is kept)")
     parser.add_argument("--root", type=Path, metavar="DIR",
                         help="write under DIR and print the commands instead of running them")
@@ -331,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.uninstall:
             uninstall(system)
         else:
-            install(system, args.layout, args.contact)
+            install(system, args.layout, args.contact, args.spectate)
     except (Refused, OSError) as error:
         print(f"install.py: {error}", file=sys.stderr)
         return 1

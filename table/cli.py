@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -66,6 +67,9 @@ def _declare_run(commands) -> None:
                      help="tag registry file, as made by cardtable enrol (real hardware only)")
     run.add_argument("--game", choices=list(GAMES), help="the game the lobby offers first")
     run.add_argument("--lang", choices=("fr", "en"), default="fr")
+    run.add_argument("--spectate", type=web_page, default=os.environ.get("CARDTABLE_SPECTATE") or None, metavar="URL",
+                     help="the table's spectator page at the café's hall, shown as a QR code when a game ends "
+                     "(default: $CARDTABLE_SPECTATE; docs/cafe.md)")
     run.add_argument("--fullscreen", action="store_true")
     run.add_argument("--headless", action="store_true",
                      help="run the table's own hardware without any screen (hub-only tests, benchmarks)")
@@ -199,6 +203,8 @@ def _declare_hall(commands) -> None:
                       help="write mosquitto.conf, its ACL, passwords and each client's credential into FOLDER")
     hall.add_argument("--table", dest="tables", action="append", default=[], metavar="NAME",
                       help="with --setup: a table that may publish (repeatable)")
+    hall.add_argument("--web", type=address, default=address("0.0.0.0:8080"), metavar="HOST:PORT",
+                      help="where the hall's pages are served (default: 0.0.0.0:8080, every address of this machine)")
 
 
 def _broker_options(command, host: str | None, host_help: str) -> None:
@@ -313,7 +319,7 @@ def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         from table.cafe.link import link_command
         return link_command(args.table, args.broker, args.port, args.password_file, args.ca, args.state)
     from table.cafe.hall import hall_command
-    return hall_command(args.broker, args.port, args.password_file, args.ca, args.state)
+    return hall_command(args.broker, args.port, args.password_file, args.ca, args.state, args.web)
 
 
 def port(text: str) -> int:
@@ -322,6 +328,22 @@ def port(text: str) -> int:
     if not 0 < value < 65536:
         raise ValueError(text)
     return value
+
+
+def address(text: str) -> tuple[str, int]:
+    """HOST:PORT ([::]:PORT for IPv6) as (host, port) (argparse turns the ValueError into one line of usage)."""
+    host, _, number = text.rpartition(":")
+    if not host:
+        raise ValueError(text)
+    return host.strip("[]"), port(number)
+
+
+def web_page(text: str) -> str:
+    """An http(s) address of 100 characters at most, so that its QR code reads from a seat (argparse turns the
+    ValueError into one line of usage)."""
+    if not re.fullmatch(r"https?://[!-~]{1,92}", text):
+        raise ValueError(text)
+    return text
 
 
 def duration(text: str) -> float:

@@ -41,9 +41,9 @@ log = logging.getLogger(__name__)
 class TableWindow:
     """The table's screen, full size: the page due now of the table's view. Escape quits (a keyboard, if any)."""
 
-    def __init__(self, table: Table, lang: str = "fr") -> None:
+    def __init__(self, table: Table, lang: str = "fr", spectate: str | None = None) -> None:
         self.table = table
-        self.pager = Pager(Screen(GAMES, lang))
+        self.pager = Pager(Screen(GAMES, lang, spectate))
         self.running = True
 
     def frame(self) -> pygame.Surface:
@@ -92,7 +92,7 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
         print(f"cardtable run: {table.session.resumed_note}")
     for name, problem in table.hardware.wait_for_hubs(build.HUBS_WAIT_S).items():
         print(f"seat hub {name}: {problem}; its pads show as faulty until it is back")
-    window = TableWindow(table, args.lang)
+    window = TableWindow(table, args.lang, args.spectate)
     asked: list[str] = []   # staff asked to power off or reboot from the staff menu: stop, then do it
     table.bus.subscribe(PowerAsked, lambda event: (asked.append(event.what), setattr(window, "running", False)))
     stop = threading.Event()

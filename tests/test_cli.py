@@ -15,7 +15,7 @@ import pygame
 import pytest
 
 from table.bench import pipeline, startup
-from table.cli import main
+from table.cli import address, main, web_page
 from table.registry import GAMES
 from table.storage.journal import Journal
 
@@ -199,6 +199,23 @@ def test_a_negative_duration_is_one_line_of_usage(capsys):
         main(["bench", "engines", "--seconds", "-1"])
     assert stop.value.code == 2
     assert "invalid duration value: '-1'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["hall", "--web", "8080"], "invalid address value: '8080'"),
+    (["hall", "--web", "hall.local:99999"], "invalid address value: 'hall.local:99999'"),
+    (["run", "--spectate", "hall.local/table/t1"], "invalid web_page value: 'hall.local/table/t1'"),
+    (["run", "--spectate", "http://hall.local/" + "t" * 90], "invalid web_page value"),
+])
+def test_a_bad_address_of_the_hall_pages_is_one_line_of_usage(capsys, argv, said):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_the_pages_address_and_a_tables_spectator_page():
+    assert address("0.0.0.0:8080") == ("0.0.0.0", 8080) and address("[::]:80") == ("::", 80)
+    assert web_page("http://hall.local:8080/table/t1") == "http://hall.local:8080/table/t1"
 
 
 def test_bench_startup_measures_the_first_frame_after_finished_games_now_and_as_before_and_the_time_to_ready():

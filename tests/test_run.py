@@ -56,7 +56,7 @@ def test_the_live_table_reads_cards_on_its_poller_thread_and_journals_the_joins(
         return built
 
     args = Namespace(journal=tmp_path / "journal.sqlite", registry=registry_path, lang="fr", fullscreen=False, game=None,
-                     headless=False, frames=60)   # two seconds at 30 frames a second: about 100 polls of every pad
+                     spectate=None, headless=False, frames=60)   # two seconds at 30 frames a second: about 100 polls of every pad
     assert run_live(args, layout, hardware) == 0
     journal = Journal(args.journal)
     assert [(kind, data) for _, kind, data in journal.entries()] == [

@@ -12,12 +12,14 @@ import logging
 import re
 import sqlite3
 import threading
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
 from table.cafe.broker import set_up
+from table.cafe.pages import Bulletin, Pages, listening
 from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, Broker, ack, client, digest, read_password, start,
                              stopped_by_signal, topic)
 from table.storage import open_store, transaction
@@ -48,6 +50,7 @@ CREATE TABLE IF NOT EXISTS tables (
     status TEXT,                         -- online, offline
     live   TEXT                          -- its public state now (JSON), as it published it
 );
+CREATE INDEX IF NOT EXISTS games_by_time ON games (tbl, at);   -- a table's latest games, for the pages
 """
 SEQ = re.compile(r"[0-9]{1,18}")
 SUBSCRIPTIONS = [(topic("+", "game/+"), 1), (topic("+", "live"), 1), (topic("+", "status"), 1)]
@@ -58,22 +61,25 @@ log = logging.getLogger(__name__)
 class Hall:
     """The hall's store at `path` (hall.sqlite), fed from the broker `broker`."""
 
-    def __init__(self, path: Path, broker: Broker) -> None:
+    def __init__(self, path: Path, broker: Broker, changed: Callable[[str], None] = lambda _table: None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = open_store(path, KIND, SCHEMA, FORMAT)
         self._lock = threading.Lock()
+        self.changed = changed   # told a table's name each time a game, live state or status of it is kept
         self.broker = broker
         self.client = client(HALL_USER, broker)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
 
-    def run(self, stop: threading.Event) -> None:
-        """Store and acknowledge until `stop` is set."""
+    def run(self, stop: threading.Event, pages: Pages) -> None:
+        """Store and acknowledge, and serve `pages`, until `stop` is set."""
         start(self.client, self.broker)
+        pages.start()
         try:
             stop.wait()
             self.client.disconnect()
         finally:
+            pages.stop()
             self.client.loop_stop()
             self._db.close()
 
@@ -99,6 +105,7 @@ class Hall:
                 acked = held
             self._db.execute("UPDATE outboxes SET acked = ?, updated = ? WHERE tbl = ? AND outbox = ?",
                              (acked, _now(), table, outbox))
+        self.changed(table)
         return outbox, acked
 
     def _on_connect(self, client: mqtt.Client, _userdata, _flags, reason, _properties) -> None:
@@ -120,7 +127,7 @@ class Hall:
             return
         table, what = parts[1], "/".join(parts[2:])
         if what in ("live", "status"):
-            self._note(table, what, message.payload.decode("utf-8", "replace")[:65536])
+            self.note(table, what, message.payload.decode("utf-8", "replace")[:65536])
             return
         seq = parts[3] if len(parts) == 4 and parts[2] == "game" else ""
         try:
@@ -138,7 +145,7 @@ class Hall:
         if acked is not None:
             client.publish(topic(table, "ack"), ack(*acked), qos=1, retain=True)
 
-    def _note(self, table: str, what: str, text: str) -> None:
+    def note(self, table: str, what: str, text: str) -> None:
         """Keep a table's latest live state or status (a failure is logged: the next one replaces it)."""
         try:
             with self._lock, transaction(self._db):
@@ -146,6 +153,8 @@ class Hall:
                 self._db.execute(f"UPDATE tables SET {what} = ? WHERE tbl = ?", (text, table))
         except (OSError, sqlite3.Error) as error:
             log.error("table %s: its %s could not be kept: %s", table, what, error)
+            return
+        self.changed(table)
 
     def games(self) -> list[tuple[str, str, int, dict]]:
         """Every game stored: (table, outbox, seq, body), by table, outbox and seq."""
@@ -153,15 +162,32 @@ class Hall:
             rows = self._db.execute("SELECT tbl, outbox, seq, body FROM games ORDER BY tbl, outbox, seq").fetchall()
         return [(table, outbox, seq, json.loads(body)) for table, outbox, seq, body in rows]
 
+    def tables(self) -> list[tuple[str, str | None, str | None]]:
+        """Every table the hall heard of, by name: (name, status, live state as it published it)."""
+        with self._lock:
+            return self._db.execute("SELECT name, status, live FROM (SELECT tbl AS name FROM tables UNION "
+                                    "SELECT tbl FROM games) LEFT JOIN tables ON tbl = name ORDER BY name").fetchall()
+
+    def latest(self, table: str, count: int) -> list[dict]:
+        """The last `count` games of `table` the hall holds, the newest first: their bodies as the table sent them."""
+        with self._lock:
+            rows = self._db.execute("SELECT body FROM games WHERE tbl = ? ORDER BY at DESC, seq DESC LIMIT ?",
+                                    (table, count)).fetchall()
+        return [json.loads(body) for body, in rows]
+
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def hall_command(host: str, port: int, password_file: Path, ca: Path | None, state: Path) -> int:
-    """`cardtable hall`: store and acknowledge the tables' games in STATE/hall.sqlite until stopped."""
-    Hall(state / "hall.sqlite", Broker(host, port, HALL_USER, read_password(password_file), ca)).run(
-        stopped_by_signal())
+def hall_command(host: str, port: int, password_file: Path, ca: Path | None, state: Path,
+                 web: tuple[str, int]) -> int:
+    """`cardtable hall`: store and acknowledge the tables' games in STATE/hall.sqlite, and serve the pages at `web`
+    (host, port), until stopped."""
+    listener = listening(web)
+    bulletin = Bulletin()
+    hall = Hall(state / "hall.sqlite", Broker(host, port, HALL_USER, read_password(password_file), ca), bulletin.notify)
+    hall.run(stopped_by_signal(), Pages(hall, bulletin, listener))
     return 0
 
 

@@ -73,10 +73,10 @@ class Canvas:
             yield p, row
 
     def score_rows(self, players: list[int], top: int, bottom: int, most: int, name: tuple[int, int] = (100, 40),
-                   crown: tuple[int, int] | None = None) -> Iterator[tuple[int, pygame.Rect]]:
-        """Seat rows (`seat_rows`) of a score table, each with its seat's name (`name`: x in the row, size); with
-        a `crown` (x in the row, radius), a winner's row is framed and crowned once drawn."""
-        for p, row in self.seat_rows(players, top, bottom, most):
+                   crown: tuple[int, int] | None = None, x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
+        """Seat rows (`seat_rows`, to `x1`) of a score table, each with its seat's name (`name`: x in the row,
+        size); with a `crown` (x in the row, radius), a winner's row is framed and crowned once drawn."""
+        for p, row in self.seat_rows(players, top, bottom, most, x1=x1):
             draw.text(self.surf, self.t("seat", seat=self.seat(p)), name[1], TEXT, "midleft",
                       (row.x + name[0], row.centery))
             yield p, row

@@ -177,6 +177,27 @@ def strike(surf: pygame.Surface, rect: pygame.Rect, colour=RED) -> None:
     pygame.draw.line(surf, colour, (rect.x + 2, rect.bottom - 4), (rect.right - 2, rect.y + 4), 4)
 
 
+def qr(surf: pygame.Surface, text: str, center, most: int) -> pygame.Rect:
+    """`text` as a QR code (error correction M), dark on white with its quiet zone of 4 modules, in whole pixels
+    per module and at most `most` pixels wide, centred on `center`; returns its rect."""
+    matrix = _qr_matrix(text)
+    module = max(1, most // (len(matrix) + 8))
+    rect = pygame.Rect(0, 0, module * (len(matrix) + 8), module * (len(matrix) + 8))
+    rect.center = center
+    pygame.draw.rect(surf, (255, 255, 255), rect)
+    for y, line in enumerate(matrix):
+        for x, dark in enumerate(line):
+            if dark:
+                surf.fill(INK, (rect.x + (x + 4) * module, rect.y + (y + 4) * module, module, module))
+    return rect
+
+
+@cache
+def _qr_matrix(text: str) -> tuple[bytearray, ...]:
+    import segno   # only a screen that shows a QR code loads it
+    return segno.make_qr(text, error="m").matrix
+
+
 def frame(surf: pygame.Surface, rect: pygame.Rect, colour=GOLD, width: int = 5) -> None:
     """A highlight frame around `rect`."""
     pygame.draw.rect(surf, colour, rect, width, border_radius=10)

@@ -24,13 +24,18 @@ from table.screen.i18n import Translator
 from table.screen.staff import draw_staff
 
 
-class Screen:
-    """The score screen of one table, in one language."""
+QR_COLUMN = 270   # the game-over page's right column, for the QR code of the table's spectator page
 
-    def __init__(self, games: Mapping[str, Game], lang: str = "fr"):
+
+class Screen:
+    """The score screen of one table, in one language; `spectate`, the address of the table's spectator page at the
+    café's hall (docs/cafe.md), shown as a QR code on the game-over page."""
+
+    def __init__(self, games: Mapping[str, Game], lang: str = "fr", spectate: str | None = None):
         pygame.font.init()
         self.games = games
         self.t = Translator(lang)
+        self.spectate = spectate
 
     @cache
     def faces(self, game: str) -> Faces:
@@ -183,15 +188,20 @@ class Screen:
         draw.crown(surf, (r.right + 60, r.centery), 34)
         history = view.get("history") or []
         deals = len(history)
-        first, last = 330, 1100
+        edge = SIZE[0] - (QR_COLUMN if self.spectate else 0)
+        first, last = 330, edge - 180
         step = min(160, (last - 60 - first) // max(deals, 1))
         top = r.bottom + 20
+        if self.spectate:
+            code = draw.qr(surf, self.spectate, (edge + QR_COLUMN // 2 - 8, top + 125), 250)
+            draw.text(surf, t("spectate"), 28, TEXT, "midtop", (code.centerx, code.bottom + 12), width=QR_COLUMN - 24,
+                      lines=2)
         for i in range(deals):
             draw.text(surf, t("col_hand", hand=i + 1), 30, MUTED, "midbottom", (first + i * step + step // 2, top + 36),
                       width=step - 10)
         draw.text(surf, t("col_total"), 30, GOLD, "midbottom", (last + 60, top + 36))
         ranking = sorted(range(view["players"]), key=lambda p: (-view["totals"][p], p))
-        for p, row in c.score_rows(ranking, top + 44, SIZE[1] - 64, 84, crown=(260, 22)):
+        for p, row in c.score_rows(ranking, top + 44, SIZE[1] - 64, 84, crown=(260, 22), x1=edge - 16):
             for i, points in enumerate(history):
                 draw.text(surf, draw.number(points[p]), 40, TEXT, "center", (first + i * step + step // 2, row.centery))
             draw.text(surf, draw.number(view["totals"][p]), 56, TEXT, "center", (last + 60, row.centery))

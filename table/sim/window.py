@@ -53,12 +53,13 @@ class SimWindow:
     """
 
     def __init__(self, layout: Layout, journal: Journal, lang: str = "fr", seed: int | None = None,
-                 clock: Callable[[], float] = time.monotonic, game: str | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, game: str | None = None,
+                 spectate: str | None = None) -> None:
         self.sim = SimulatedTable(layout, journal, game=game)
         self.rng = random.Random(seed)
         self.bots = None
         self._follow_game()
-        self.screen = Screen(GAMES, lang)
+        self.screen = Screen(GAMES, lang, spectate)
         self.common = Translator(lang)
         self.canvas = pygame.Surface(SIZE)
         self.seat = 1
@@ -355,7 +356,8 @@ def run_window(args: Namespace) -> int:
     output = find_output()   # none: NoDisplay, before anything opens
     files = TableFiles(args.journal)
     pygame.font.init()
-    window = SimWindow(load_layout(args.layout), files.journal, args.lang, game=args.game)
+    window = SimWindow(load_layout(args.layout), files.journal, args.lang, game=args.game,
+                       spectate=args.spectate)
     for notice in files.notices:
         window.sim.session.tell_staff(notice)
     if window.sim.session.resumed_note:

@@ -42,7 +42,7 @@ def test_the_service_refuses_to_start_after_five_failures_and_says_which(tmp_pat
         monkeypatch.setenv(key, value)
     layout = load_layout("pi-4-seat")
     args = Namespace(journal=tmp_path / "journal.sqlite", registry=tmp_path / "registry.sqlite", lang="fr",
-                     fullscreen=False, headless=True, game=None, frames=1)
+                     spectate=None, fullscreen=False, headless=True, game=None, frames=1)
     assert run_live(args, layout, build.emulated(layout)) == TOO_OFTEN == 78
     assert capsys.readouterr().err == f"cardtable run: {why}\n"
     assert not (tmp_path / "journal.sqlite").exists()                      # nothing opened

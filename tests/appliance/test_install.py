@@ -118,6 +118,11 @@ def test_installing_again_changes_nothing_but_what_is_asked(checkout, root):
     install(checkout, root, "--layout", "hubs-8-seat")
     settings = (root / "etc/default/cardtable").read_text()
     assert "CARDTABLE_LAYOUT=hubs-8-seat\n" in settings and "CARDTABLE_CONTACT=Marie\n" in settings
+    assert "CARDTABLE_SPECTATE=''\n" in settings
+    install(checkout, root, "--spectate", "http://hall.local:8080/table/t1")
+    install(checkout, root, "--contact", "Paul")
+    settings = (root / "etc/default/cardtable").read_text()
+    assert "CARDTABLE_SPECTATE=http://hall.local:8080/table/t1\n" in settings and "CARDTABLE_CONTACT=Paul\n" in settings
 
 
 def test_uninstall_removes_the_table_and_keeps_its_state(checkout, root):

@@ -50,6 +50,7 @@ def test_a_power_request_stops_the_live_table_then_is_carried_out(tmp_path, monk
         return build.emulated(layout)(bus)
 
     args = Namespace(journal=tmp_path / "journal.sqlite", registry=tmp_path / "registry.sqlite", lang="fr",
-                     fullscreen=False, headless=False, game=None, frames=30 * 600)   # ten minutes unless the request stops it
+                     spectate=None, fullscreen=False, headless=False, game=None,
+                     frames=30 * 600)   # ten minutes unless the request stops it
     assert run_live(args, layout, hardware) == 7
     assert done == ["reboot"]

@@ -21,7 +21,7 @@ from table.run import run_live
 state = Path(sys.argv[1])
 layout = load_layout("pi-4-seat")
 args = Namespace(journal=state / "journal.sqlite", registry=state / "registry.sqlite", lang="fr", fullscreen=False,
-                 headless=True, game=None, frames=0)
+                 spectate=None, headless=True, game=None, frames=0)
 print("running", flush=True)
 run_live(args, layout, build.emulated(layout))
 """

@@ -20,21 +20,22 @@ from table.cafe.mqtt import HALL_USER, Broker
 HOST = "127.0.0.1"
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"mosquitto": "mosquitto", "mosquitto_passwd": "mosquitto", "openssl": "openssl"}
+TABLES = ["t1", "t2"]   # the tables the tests' broker lets in
 
 
-def needs() -> list[str]:
-    """What this machine lacks to run the broker (empty: nothing), once Debian's mosquitto was installed (as
-    root) where it is missing."""
-    if os.geteuid() == 0 and any(shutil.which(tool) is None for tool in TOOLS):
-        with open("/tmp/cardtable-tests-apt.lock", "w") as lock:   # test workers install it one at a time
+def needs(tools: dict[str, str] = TOOLS) -> list[str]:
+    """What this machine lacks of `tools` (command -> Debian package; by default the broker's), empty: nothing,
+    once their packages were installed (as root) where they are missing."""
+    if os.geteuid() == 0 and any(shutil.which(tool) is None for tool in tools):
+        with open("/tmp/cardtable-tests-apt.lock", "w") as lock:   # test workers install one at a time
             fcntl.flock(lock, fcntl.LOCK_EX)
-            missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+            missing = sorted({package for tool, package in tools.items() if shutil.which(tool) is None})
             if missing:
                 subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
                 subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
                                capture_output=True, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
     return [f"the command {tool} (Debian package {package}: install it, or run the tests as root)"
-            for tool, package in TOOLS.items() if shutil.which(tool) is None]
+            for tool, package in tools.items() if shutil.which(tool) is None]
 
 
 def free_port() -> int:
@@ -58,6 +59,7 @@ class RunningBroker:
     def __init__(self, folder: Path, tables: list[str]) -> None:
         self.folder = folder
         self.port = free_port()
+        self.web_port = free_port()   # the hall's pages
         set_up(folder, tables, self.port, HOST, getpass.getuser())
         self.process: subprocess.Popen | None = None
         self.services: list[Service] = []   # its clients' processes, killed with it
@@ -96,9 +98,10 @@ class RunningBroker:
                             state.parent / f"link-{table}.log")
 
     def hall(self, state: Path) -> Service:
-        """`cardtable hall` keeping hall.sqlite in `state`, on this broker (not started)."""
-        return self.service(["table", "--verbose", "hall", *self.options(HALL_USER), "--state", str(state)],
-                            state.parent / "hall.log")
+        """`cardtable hall` keeping hall.sqlite in `state`, on this broker, its pages on loopback's `web_port`
+        (not started)."""
+        return self.service(["table", "--verbose", "hall", *self.options(HALL_USER), "--state", str(state),
+                             "--web", f"{HOST}:{self.web_port}"], state.parent / "hall.log")
 
     def service(self, args: list[str], log: Path) -> Service:
         """A process killed with this broker (not started)."""

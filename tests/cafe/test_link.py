@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import socket
 import sqlite3
 import threading
 import time
@@ -21,23 +22,9 @@ from table.storage import connect
 from table.storage.files import TableFiles
 from table.storage.history import History
 from table.storage.outbox import LIVE, acked, link_file
-from tests.cafe.broker import Proxy, RunningBroker, needs, until
+from tests.cafe.broker import HOST, TABLES, Proxy, until
 from tests.storage.test_outbox import played
 from tests.test_cli_errors import assert_refused, cardtable
-
-TABLES = ["t1", "t2"]
-
-
-@pytest.fixture
-def broker(tmp_path):
-    lacks = needs()
-    if lacks:
-        pytest.fail("the café tests need " + ", ".join(lacks))
-    running = RunningBroker(tmp_path / "broker", TABLES)
-    running.start()
-    yield running
-    running.close()
-
 
 @pytest.fixture
 def proxy(broker):
@@ -323,3 +310,8 @@ def test_bad_settings_of_the_link_and_the_hall_are_one_line(tmp_path):
                    f"cardtable hall: {not_a_ca}: no CA certificate can be read there (NO_CERTIFICATE_OR_CRL_FOUND)")
     assert_refused(cardtable(tmp_path, "hall", "--setup", str(tmp_path / "broker"), "--table", "hall"),
                    "cardtable hall: 'hall' is the hall's own name: name the table otherwise")
+    with socket.create_server((HOST, 0)) as taken:
+        web = f"{HOST}:{taken.getsockname()[1]}"
+        assert_refused(cardtable(tmp_path, "hall", "--password-file", str(password), "--ca", str(not_a_ca), *state,
+                                 "--web", web),
+                       f"cardtable hall: the pages cannot be served at {web}: Address already in use")

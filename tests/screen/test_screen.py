@@ -10,6 +10,7 @@ import string
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
+import segno
 import pytest
 from conftest import around
 
@@ -19,6 +20,7 @@ from table.games.feira_torio import rules as ft
 from table.games.feira_torio.faces import Faces
 from table.games.feira_torio.view import formula, take_back
 from table.screen import Screen, Translator, draw, message_text, translate
+from table.screen.draw import BG, INK, SIZE
 from table.screen.i18n import LANGS, texts
 
 DECK = ft.Deck.from_data(deck_data("feira-torio"))
@@ -138,6 +140,28 @@ def test_tied_winners_all_win(screens, out):
     assert Translator("en").seats([1, 2, 4]) == "Seats 1, 2 and 4"
     for lang in LANGS:
         pygame.image.save(screens[lang].render(view, "over"), out / f"tie-6p-{lang}-over.png")
+
+
+def test_the_game_over_page_shows_the_spectator_page_as_a_qr_code(out):
+    """The table's spectator page at the hall (its configuration: the table has no network) as a QR code, module by
+    module segno's, with its quiet zone, right of the ranking; none without one."""
+    url = "http://hall.local:8080/table/t1"
+    view = table(VIEWS["over"](6), 6)
+    for lang in LANGS:
+        surf = Screen(GAMES, lang, spectate=url).render(view, "over")
+        pygame.image.save(surf, out / f"over-6p-{lang}-qr.png")
+    white = [(x, y) for x in range(SIZE[0]) for y in range(SIZE[1]) if surf.get_at((x, y))[:3] == (255, 255, 255)]
+    left, top, right = min(x for x, _ in white), min(y for _, y in white), max(x for x, _ in white)
+    matrix = segno.make_qr(url, error="m").matrix
+    module = (right - left + 1) // (len(matrix) + 8)
+    assert module >= 5 and (right - left + 1) % module == 0, "whole pixels, large enough to scan from a seat"
+    drawn = [[surf.get_at((left + (x + 4) * module + module // 2, top + (y + 4) * module + module // 2))[:3] == INK
+              for x in range(len(matrix))] for y in range(len(matrix))]
+    assert drawn == [[bool(dark) for dark in line] for line in matrix]
+    ranking = [x for x in range(left) if surf.get_at((x, top + 60))[:3] != BG]
+    assert ranking and max(ranking) < left - 8, "the ranking stops short of the code"
+    plain = Screen(GAMES, "fr").render(view, "over")
+    assert all(plain.get_at((x, top + 60))[:3] != (255, 255, 255) for x in range(left, right))
 
 
 def test_one_pad_per_slot_prompt(screens, out):

@@ -1,0 +1,193 @@
+"""The hall's web pages (docs/cafe.md): the hall screen (`/`, every table) and a spectator page per table
+(`/table/NAME`), kept live by server-sent events (`/events`, `/table/NAME/events`): each change the hall keeps sends
+the card of the table it concerns, which replaces the card on the page. Starlette on uvicorn, in a thread of the
+hall's process; Jinja2 escapes everything a page shows.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import uvicorn
+from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from table.cafe.mqtt import NAME, CafeError
+from table.cafe.view import card, language
+from table.screen.i18n import Translator
+
+if TYPE_CHECKING:
+    from table.cafe.hall import Hall
+
+HERE = Path(__file__).parent
+ON_HALL, ON_TABLE = 3, 12   # finished games shown per table on the hall screen and on its spectator page
+KEEPALIVE_S = 15            # an event stream with no change sends a comment this often (a gone reader is noticed)
+HEADERS = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "no-referrer"}
+
+log = logging.getLogger(__name__)
+
+
+class Bulletin:
+    """The names of the tables that changed, told from the hall's MQTT thread to every event stream of the pages'
+    event loop; each stream takes in what changed since it last looked."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._streams: set[Stream] = set()
+
+    def listen(self, tables: set[str] | None) -> Stream:
+        """A new stream's watch of `tables` (None: every table), in the event loop."""
+        self._loop = asyncio.get_running_loop()
+        stream = Stream(tables)
+        self._streams.add(stream)
+        return stream
+
+    def forget(self, stream: Stream) -> None:
+        self._streams.discard(stream)
+
+    def notify(self, table: str | None) -> None:
+        """Table `table` changed (None: the pages stop); from any thread."""
+        loop = self._loop
+        if loop is None:   # no stream yet
+            return
+        try:
+            loop.call_soon_threadsafe(self._tell, table)
+        except RuntimeError:   # the pages' loop has ended
+            pass
+
+    def close(self) -> None:
+        """End every stream (the hall stops)."""
+        self.notify(None)
+
+    def _tell(self, table: str | None) -> None:
+        for stream in self._streams:
+            if table is None or stream.tables is None or table in stream.tables:
+                stream.changed.add(table)
+                stream.event.set()
+
+
+class Stream:
+    """One event stream's watch of `tables` (None: every table): those changed since it last looked."""
+
+    def __init__(self, tables: set[str] | None) -> None:
+        self.tables = tables
+        self.changed: set[str | None] = set()
+        self.event = asyncio.Event()
+
+    async def next(self, timeout: float) -> set[str] | None:
+        """The tables changed (empty: none for `timeout` seconds; None: the pages stop)."""
+        try:
+            await asyncio.wait_for(self.event.wait(), timeout)
+        except TimeoutError:
+            return set()
+        self.event.clear()
+        changed, self.changed = self.changed, set()
+        return None if None in changed else changed
+
+
+def app(hall: Hall, bulletin: Bulletin) -> Starlette:
+    """The pages of `hall`, kept live by `bulletin`."""
+    templates = Jinja2Templates(env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True))
+    fragment = templates.get_template("card.html")
+
+    def cards(names: set[str] | None, lang: str, spectator: bool) -> list[Markup]:
+        """The cards of the tables `names` (None: every table) the hall knows, as HTML: a spectator page's with
+        more games, the hall's with a link to each table's spectator page."""
+        count = ON_TABLE if spectator else ON_HALL
+        return [Markup(fragment.render(card=card(name, status, live, hall.latest(name, count), lang),
+                                       t=Translator(lang), lang=lang, spectator=spectator))
+                for name, status, live in hall.tables() if names is None or name in names]
+
+    def page(request: Request, template: str, lang: str, status: int = 200, **context):
+        return templates.TemplateResponse(request, template, {
+            "lang": lang, "t": Translator(lang), "other": "en" if lang == "fr" else "fr",
+            "events": f"{request.url.path.rstrip('/')}/events?lang={lang}", **context}, status_code=status,
+            headers=HEADERS)
+
+    def hall_page(request: Request):
+        lang = _language(request)
+        return page(request, "hall.html", lang, cards=cards(None, lang, False))
+
+    def table_page(request: Request):
+        name, lang = request.path_params["name"], _language(request)
+        found = cards({name}, lang, True) if NAME.fullmatch(name) else []
+        return page(request, "table.html", lang, 200 if found else 404, cards=found, name=name[:40])
+
+    async def events(request: Request) -> StreamingResponse:
+        """Server-sent events: every card of the page at once, then each card that changes."""
+        name, lang = request.path_params.get("name"), _language(request)
+        stream = bulletin.listen(None if name is None else {name})
+
+        async def sent():
+            try:
+                changed = stream.tables
+                while True:
+                    for html in await run_in_threadpool(cards, changed, lang, name is not None):
+                        yield "event: table\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
+                    while (changed := await stream.next(KEEPALIVE_S)) == set():
+                        yield ": still here\n\n"
+                    if changed is None:
+                        return
+            finally:
+                bulletin.forget(stream)
+
+        return StreamingResponse(sent(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", **HEADERS})
+
+    return Starlette(routes=[
+        Route("/", hall_page), Route("/events", events), Route("/table/{name}", table_page),
+        Route("/table/{name}/events", events), Mount("/static", StaticFiles(directory=HERE / "static")),
+    ])
+
+
+def _language(request: Request) -> str:
+    return language(request.query_params.get("lang"), request.headers.get("accept-language", ""))
+
+
+def listening(address: tuple[str, int]) -> socket.socket:
+    """A socket listening at `address` (host, port) for the pages; CafeError when it cannot."""
+    host, port = address
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # started again at once after a stop
+    try:
+        listener.bind(address)
+        listener.listen()
+    except OSError as error:   # taken, or no such address here
+        listener.close()
+        raise CafeError(f"the pages cannot be served at {host}:{port}: {error.strerror}") from None
+    return listener
+
+
+class Pages:
+    """`hall`'s pages served on the socket `listener` in a thread of their own, live by `bulletin`."""
+
+    def __init__(self, hall: Hall, bulletin: Bulletin, listener: socket.socket) -> None:
+        self.socket = listener
+        self.bulletin = bulletin
+        self.server = uvicorn.Server(uvicorn.Config(app(hall, bulletin), log_config=None, access_log=False,
+                                                    lifespan="off", timeout_graceful_shutdown=2))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listener]}, name="pages",
+                                       daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        log.info("the hall's pages at http://%s:%d/", *self.socket.getsockname()[:2])
+
+    def stop(self) -> None:
+        """End the event streams, then the server."""
+        self.bulletin.close()
+        self.server.should_exit = True
+        self.thread.join(5)
+        self.socket.close()

@@ -1,0 +1,80 @@
+"""End to end: Debian's Chromium, headless, keeps the hall page open while a table of bots joins, plays and finishes
+a game, then its link stops; the real hall process, on Debian's real Mosquitto, shows it all on the page live, without
+a reload."""
+from __future__ import annotations
+
+import random
+import signal
+import time
+import urllib.request
+
+import pytest
+
+from table.layout import load_layout
+from table.registry import GAMES
+from table.sim.simulated_table import SimulatedTable
+from table.storage.files import TableFiles
+from tests.cafe.broker import HOST, needs, until
+from tests.cafe.chromium import TOOLS, Chromium
+from tests.cafe.test_link import table_state
+
+CARD = "document.getElementById('table-t1')"
+
+
+@pytest.fixture
+def chromium(tmp_path):
+    lacks = needs(TOOLS)
+    if lacks:
+        pytest.fail("the hall pages' browser test needs " + ", ".join(lacks))
+    browser = Chromium(tmp_path)
+    yield browser
+    browser.close()
+
+
+def answers(url: str) -> bool:
+    try:
+        urllib.request.urlopen(url, timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def test_a_game_finished_at_a_table_appears_live_on_the_hall_page_in_chromium(tmp_path, broker, chromium):
+    began = time.monotonic()
+    hall = broker.hall(tmp_path / "hall").start()
+    url = f"http://{HOST}:{broker.web_port}/"
+    until(lambda: answers(url), 15, "the hall's pages served")
+    page = chromium.open(url + "?lang=fr")   # Chromium asks for English
+    until(lambda: chromium.evaluate(page, "document.readyState == 'complete' && location.pathname == '/'"), 15,
+          "the hall page loaded")   # not the blank page the tab opens on
+    assert chromium.evaluate(page, "document.getElementById('none').innerText") == \
+        "Aucune table ne s'est encore annoncée."
+    chromium.evaluate(page, "window.sameLoad = true")   # gone if the page were loaded again
+
+    state = table_state(tmp_path)
+    link = broker.link("t1", state).start()
+    files = TableFiles(state / "journal.sqlite")
+    sim = SimulatedTable(load_layout("sim-6-single"), files.journal, game="feira-torio", seed=3)
+    until(lambda: chromium.evaluate(page, f"{CARD} && {CARD}.innerText.includes('Feira Torio')"), 15,
+          "the table's card shown as it joins")
+    bots = GAMES["feira-torio"].bots.Players(sim, [1, 2, 3], random.Random(3))
+    bots.join_and_start()
+    bots.play()
+    sim.press(2, "ok")
+    [game] = files.journal.history.games()
+    sim.close()
+    files.close()
+    scores = [f"Siège {seat} : {total}" for seat, total in sorted(game["scores"].items())]
+    shown = until(lambda: chromium.evaluate(page, f"{CARD}.querySelector('ol.results')?.innerText"), 20,
+                  "the finished game on the page")
+    assert all(score in shown for score in scores), (shown, scores)
+    assert chromium.evaluate(page, f"{CARD}.querySelector('.score.winner') !== null")
+    assert chromium.evaluate(page, "window.sameLoad") is True, "shown live, without a reload"
+    chromium.screenshot(page, tmp_path / "hall.png")
+    link.kill(signal.SIGTERM)   # it says "offline" as it goes
+    until(lambda: chromium.evaluate(page, f"{CARD}.classList.contains('offline')"), 10, "the table shown offline")
+    assert "hors ligne" in chromium.evaluate(page, f"{CARD}.innerText")
+    hall.kill(signal.SIGTERM)   # with the page's event stream open
+    assert hall.ended() == 0
+    until(lambda: chromium.evaluate(page, "document.body.classList.contains('stale')"), 10, "the page says so")
+    print(f"hall page in Chromium: {time.monotonic() - began:.1f} s")
