@@ -161,8 +161,8 @@ def _this_turn(c: Canvas) -> None:
         key = "serve_first" if view["serve_first"] else "serve_any"
         draw.text(surf, t(key, seats=t.seats(view["receivers"], c.table["joined"])), 32, TEXT, "midleft",
                   (left, cy), width=TURN.right - left - 12, lines=2)
-    elif not view["chosen"] and (first_served := [p for p in view["priority"] if p != view["first"]]):
-        draw.text(surf, t("serve_first", seats=t.seats(first_served, c.table["joined"])), 32, MUTED, "midleft",
+    elif not view["chosen"] and view["priority"]:
+        draw.text(surf, t("serve_first", seats=t.seats(view["priority"], c.table["joined"])), 32, MUTED, "midleft",
                   (left, cy), width=TURN.right - left - 12, lines=2)
 
 

@@ -559,7 +559,7 @@ def observe(state: State, player: int | None) -> dict:
         "packet": len(state.packet),
         "holder": holder(state),
         "pile": len(state.pile),
-        "priority": list(state.priority),
+        "priority": [p for p in state.priority if p != state.first],   # served first: the first player draws
         "chosen": [_choice_view(c) for c in state.choices],
         "passed": _passes(state.choices),
         "receivers": list(state.allowed) if state.choices else [],
@@ -623,7 +623,7 @@ def _tableau_view(state: State, player: int) -> dict:
 
 
 def _turn_view(turn: Turn) -> dict:
-    return {"turn": turn.turn, "first": turn.first, "priority": list(turn.priority),
+    return {"turn": turn.turn, "first": turn.first, "priority": [p for p in turn.priority if p != turn.first],
             "chosen": [_choice_view(c) for c in turn.choices], "passed": _passes(turn.choices),
             "next_first": turn.next_first, "reason": turn.reason,
             "deciding": next((c.card for c in turn.choices if c.player == turn.next_first and c.up), None)

@@ -103,6 +103,7 @@ def test_from_turn_two_the_seats_that_played_face_up_are_served_first_in_any_ord
     state = turn(state, "MI1a MI3a DA5a GL4a TA6a CL7a",
                  (0, "MI1a", True), (2, "DA5a", True), (1, "GL4a", False), (4, "MI3a", True), (3, "TA6a", False))
     assert state.first == 4 and state.priority == (0, 2, 4)
+    assert observe(state, None)["priority"] == [0, 2]                       # the public view: who is served first
     state = act(state, *(Draw(4, c) for c in "MI4a MI5a DA6a GL6a TA7a CL8a".split()), Keep(4, "MI4a", True))
     assert need(state) == Need(players=(0, 2), any_of=True, by=4)          # seat 4, first, is served already
     assert refused(state, Keep(1, "MI5a", True)) == "others_first"
@@ -114,7 +115,7 @@ def test_from_turn_two_the_seats_that_played_face_up_are_served_first_in_any_ord
     state = act(state, Keep(3, "GL6a", True), Keep(1, "TA7a", True))
     assert state.priority == (0, 1, 3, 4)
     view = observe(state, None)["log"][-1]
-    assert view["priority"] == [0, 2, 4] and view["passed"] == [[4, 2], [2, 0], [0, 3], [3, 1]]
+    assert view["priority"] == [0, 2] and view["passed"]   # seat 4, first, draws: it is not served == [[4, 2], [2, 0], [0, 3], [3, 1]]
 
 
 def test_when_nobody_played_face_up_anyone_may_receive():
