@@ -223,3 +223,23 @@ def test_bench_startup_measures_the_first_frame_after_finished_games_now_and_as_
     assert set(figures) == {f"first_frame_ms_{n}_games{how}" for n in (0, 3) for how in ("", "_one_journal_before")
                             } | {"ready_ms_dummy_display", "ready_ms_headless"}
     assert all(isinstance(v, float) and v > 0 for v in figures.values())
+
+
+def test_a_neurotrio_demo_shows_its_grid_as_it_grows(tmp_path, capsys):
+    """A frame each time the domain grows by a card, besides each resolution."""
+    frames = tmp_path / "frames"
+    run(capsys, "demo", "--game", "neurotrio", "--players", "3", "--seed", "1", "--frames", str(frames))
+    grown = [p.name for p in sorted(frames.iterdir()) if p.name.endswith("-domain.png")]
+    assert len(grown) >= 30, "the domain is drawn as it grows, not only at the end"
+
+
+def test_a_chevaux_demo_plays_at_the_players_pace_and_ends_at_its_time_limit(tmp_path, capsys):
+    """Bots act at once; the demo's table clock gives each input the players' pace, so the game clock runs out
+    after a reasonable number of rounds, and the game ends as its rules say (time up: most cards win)."""
+    from table.session.replay import replay_journal
+    path = tmp_path / "demo.sqlite"
+    run(capsys, "demo", "--game", "chevaux", "--players", "3", "--seed", "1", "--journal", str(path))
+    state = replay_journal(path)
+    assert state["phase"] == "over" and state["time_up"] and 20 <= state["round"] <= 60
+    most = max(state["totals"].values())
+    assert state["winners"] == [int(seat) for seat, total in state["totals"].items() if total == most]

@@ -32,15 +32,20 @@ class Bots:
             self.world.join(seat)
         self.world.press(self.seats[0], "ok")
 
-    def play(self, after_round: Callable[[dict], None] = lambda view: None) -> dict:
-        """Play until the game is over; `after_round` sees the table view after each resolution."""
-        session = self.sim.session
+    def play(self, after_round: Callable[[dict], None] = lambda view: None,
+             each_step: Callable[[], None] = lambda: None) -> dict:
+        """Play until the game is over; `after_round` sees the table view after each resolution (and when the
+        world's `moment` changes); `each_step` is called after each step (a demo's clock moves on)."""
+        session, moment = self.sim.session, self.world.moment()
         while not session.over:
             self.step()
+            each_step()
             if self.world.round_over or session.over:
                 after_round(self.sim.table.table_view())
                 if not session.over:
                     self.world.pick_up()
+            elif moment != (moment := self.world.moment()):
+                after_round(self.sim.table.table_view())
         return session.public()
 
     def step(self) -> None:

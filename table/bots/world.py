@@ -7,7 +7,7 @@ resolution) and gives `Players`, seeded bots acting through that world
 The simulated window and the demo use only what is here: `join`, `press`,
 `staff`, `show` (the top of the pile, where the game takes it), `lay` (a card
 the seat can reach onto its pad), `reach`, `pick_up`, `hands`, `pile`,
-`note`, `round_over`.
+`note`, `round_over`, `moment`.
 """
 from __future__ import annotations
 
@@ -99,6 +99,11 @@ class World:
         state = self.session.state
         return bool(self.table) and state is not None and (self.session.over or self.acts.must_clear(state)) and \
             not set(self.table) <= self._named()
+
+    def moment(self) -> object:
+        """What a demo shows a frame for besides each resolution, when it changes (None: resolutions only); a
+        game whose play is seen between resolutions (a grid growing) says what marks it."""
+        return None
 
     # ------------------------------------------------------------ acts
 

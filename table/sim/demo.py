@@ -6,14 +6,35 @@ import random
 from argparse import Namespace
 from pathlib import Path
 
-from table.registry import GAMES
+from table.events import Accepted
 from table.hardware.simulated import Noise
+from table.registry import GAMES
 from table.layout import load_layout
 from table.session.replay import public_state
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
 
 NOISY = Noise(miss=0.1, flap=0.2, repeat=0.1)   # a poor reader: still no phantom or lost card
+PACE_S = 4.0   # the players' pace: the table's time a demo lets pass per input it takes (a card laid, a button)
+
+
+class PlayersPace:
+    """A demo's table clock: PACE_S seconds per input the table took, counted after each of the bots' steps
+    (never in the middle of one), so that a game clock runs out as it would with people at the table (bots act
+    at once), and a timed game ends at its time limit as the rules say."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.inputs = 0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def took(self, _accepted: Accepted) -> None:
+        self.inputs += 1
+
+    def step_done(self) -> None:
+        self.now, self.inputs = self.now + PACE_S * self.inputs, 0
 
 
 def run_demo(args: Namespace) -> int:
@@ -30,11 +51,14 @@ def run_demo(args: Namespace) -> int:
         replace_demo_journal(args.journal)
     journal = Journal(args.journal or ":memory:", origin="demo")
     sim = SimulatedTable(layout, journal, game=game.name, noise=NOISY if args.noise else Noise(), seed=args.seed)
+    pace = PlayersPace()
+    sim.table.clock = sim.table.poller.clock = pace   # the Ticks of its poll rounds too
+    sim.table.bus.subscribe(Accepted, pace.took)
     bots = game.bots.Players(sim, list(range(1, args.players + 1)), random.Random(args.seed))
     after_round = _frame_writer(args) if args.frames else (lambda view: None)
     try:
         bots.join_and_start()
-        bots.play(after_round)
+        bots.play(after_round, pace.step_done)
         state = public_state(sim.session)
     finally:
         sim.close()

@@ -115,14 +115,15 @@ class Players(Bots):
 
     World = World
 
-    def play(self, after_round: Callable[[dict], None] = lambda view: None) -> dict:
-        """Play until the game is over; `after_round` sees the table view after each reveal and pick-up."""
+    def play(self, after_round: Callable[[dict], None] = lambda view: None,
+             each_step: Callable[[], None] = lambda: None) -> dict:
+        """Play until the game is over; `after_round` sees the table view after each reveal and pick-up;
+        `each_step` is called after each phase of a round."""
         session = self.sim.session
         while not session.over:
-            self.lay_lots()
-            self.choose_first()
-            self.lay_bids()
-            self.world.pick_up()
+            for phase in (self.lay_lots, self.choose_first, self.lay_bids, self.world.pick_up):
+                phase()
+                each_step()
             after_round(self.sim.table.table_view())
         return session.public()
 

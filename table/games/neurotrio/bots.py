@@ -188,6 +188,11 @@ class World(world.World):
 
     LEAVE_ON_SLOTS = False
 
+    def moment(self) -> object:
+        """A demo frame each time the domain grows by a card."""
+        state = self.session.state
+        return None if state is None or state.domain is None else len(state.domain.placed)
+
     def reach(self, seat: int) -> list[str]:
         """What `seat` may tap now: its hand, its unused tokens, and as the bidder the domain and the bases."""
         hand = self.hands.get(seat, [])
