@@ -64,12 +64,13 @@ class Screen:
             self.games[table["game"]].page.draw_page(c, page, step)
         if table.get("menus"):
             self._menus(c, table["menus"])
+        top = SIZE[1] - HEADER - 10 if page == "lobby" else 0   # the lobby's title stays: the banner goes below
         if table.get("message"):
-            self._banner(surf, self._message(c, table["message"]), RED)
+            self._banner(surf, self._message(c, table["message"]), RED, top)
         elif table.get("notice"):
-            self._banner(surf, self._message(c, table["notice"]), FAULT)
+            self._banner(surf, self._message(c, table["notice"]), FAULT, top)
         elif table.get("faults"):
-            self._banner(surf, self._fault(c, table["faults"]), FAULT)
+            self._banner(surf, self._fault(c, table["faults"]), FAULT, top)
         if table.get("staff"):
             draw_staff(surf, self.t, table["staff"])
         return surf
@@ -96,9 +97,9 @@ class Screen:
                      where=t("reader_of_seat", seat=first["seat"]), seat=first["seat"])
         return text if len(faults) == 1 else f"{text} {t('more_faults', n=len(faults) - 1)}"
 
-    def _banner(self, surf: pygame.Surface, text: str, colour) -> None:
-        """A warning across the title bar."""
-        rect = pygame.Rect(0, 0, SIZE[0], HEADER + 10)
+    def _banner(self, surf: pygame.Surface, text: str, colour, top: int = 0) -> None:
+        """A warning across the title bar (or across the page at `top`)."""
+        rect = pygame.Rect(0, top, SIZE[0], HEADER + 10)
         pygame.draw.rect(surf, colour, rect)
         pygame.draw.rect(surf, TEXT, rect, 4)
         draw.shape(surf, "triangle", GOLD, (52, rect.centery + 4), 30)
@@ -125,10 +126,12 @@ class Screen:
         """The game chosen and its menu (game, options, start), the seats that joined, and what to do."""
         t, surf, table = c.t, c.surf, c.table
         cx = SIZE[0] // 2
-        draw.text(surf, t("game_name"), 96, GOLD, "midtop", (cx, 28), width=SIZE[0] - 80)
-        draw.text(surf, t("tagline", min=table["min_players"], max=table["max_players"]), 40, TEXT, "midtop",
-                  (cx, 128), width=SIZE[0] - 80)
-        self._menu(c, pygame.Rect(140, 186, SIZE[0] - 280, 200))
+        many = len(table["menu"]["lines"]) > 4   # many options: a smaller title leaves the menu room to breathe
+        draw.text(surf, t("game_name"), 80 if many else 96, GOLD, "midtop", (cx, 20 if many else 28),
+                  width=SIZE[0] - 80)
+        draw.text(surf, t("tagline", min=table["min_players"], max=table["max_players"]), 36 if many else 40, TEXT,
+                  "midtop", (cx, 106 if many else 128), width=SIZE[0] - 80)
+        self._menu(c, pygame.Rect(140, 158, SIZE[0] - 280, 228) if many else pygame.Rect(140, 186, SIZE[0] - 280, 200))
         seats, joined = table["seats"], set(table["joined"])
         step = min(150, (SIZE[0] - 80) // max(len(seats), 1))
         r = min(44, step // 2 - 14)
@@ -148,6 +151,7 @@ class Screen:
         menu = table["menu"]
         lines = menu["lines"]
         h = min(52, box.h // len(lines))
+        size = 34 if h >= 44 else 30
         pygame.draw.rect(surf, PANEL, pygame.Rect(box.x, box.y, box.w, h * len(lines)).inflate(16, 12),
                          border_radius=14)
         for i, line in enumerate(lines):
@@ -168,10 +172,10 @@ class Screen:
                 value = t(f"option_{line}_{_key(value)}") if t.has(f"option_{line}_{_key(value)}") else str(value)
                 if option.players and len(table["joined"]) not in option.players:
                     value = t("option_only_with", value=value, players=" / ".join(map(str, option.players)))
-            draw.text(surf, label, 34, GOLD if chosen else TEXT, "midleft", (row.x + 20, row.centery),
+            draw.text(surf, label, size, GOLD if chosen else TEXT, "midleft", (row.x + 20, row.centery),
                       width=row.w // 2 - 30)
-            draw.text(surf, value, 34, TEXT if line != "start" else WARN, "midright", (row.right - 20, row.centery),
-                      width=row.w // 2 - 10)
+            draw.text(surf, value, size, TEXT if line != "start" else WARN, "midright",
+                      (row.right - 20, row.centery), width=row.w // 2 - 10)
 
     # ------------------------------------------------------------ game over
 

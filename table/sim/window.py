@@ -242,13 +242,15 @@ class SimWindow:
             in_lobby = self.sim.session.state is None and state == "locked"
             draw.text(surf, t("joined" if in_lobby else f"sim_light_{state}"), 26, TEXT, "midleft",
                       (row.x + 104, led[1]), width=150)
-            for button, rect in (("next", pygame.Rect(row.right - 186, row.y + 8, 112, 34)),
-                                 ("ok", pygame.Rect(row.right - 66, row.y + 8, 58, 34))):
+            short = self.row_h < ROW_H   # 7 or 8 seats: the buttons stand right of the hand's chips, not above
+            top = row.centery - 17 if short else row.y + 8
+            for button, rect in (("next", pygame.Rect(row.right - 186, top, 112, 34)),
+                                 ("ok", pygame.Rect(row.right - 66, top, 58, 34))):
                 self._button(f"{button}{seat}", rect, t(f"sim_{button}"), lambda s=seat, b=button: self.press(b, s),
                              size=26)
             hand = self.world.hands.get(seat)
             if hand:
-                self._chips(hand, row.x + 66, row.bottom - 20, 28, row.right - 8)
+                self._chips(hand, row.x + 66, row.bottom - 20, 28, row.right - (194 if short else 8))
             else:
                 joined = seat in (self.sim.session.players or self.sim.session.joined)
                 status = "sim_no_hand" if hand is not None else None if joined else "free"   # joined: its light says

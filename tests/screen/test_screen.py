@@ -284,3 +284,25 @@ def test_the_lobby_says_when_an_option_does_not_apply_to_this_many_players(scree
                 menu={"lines": ["game", "soft", "partners", "stakes", "long", "start"], "cursor": 2})
     screens["fr"].render(view, "lobby")
     assert ("Oui (en face) · seulement à 4 / 6 joueurs" in shown) is note
+
+
+def test_a_refusal_in_the_lobby_leaves_the_game_title_and_menu_in_sight(screens):
+    """In the lobby the banner goes below the seats (where joining and starting are said), never over the game's
+    name and menu; the seats' row stays in sight too."""
+    quiet = table(None, 3)
+    refused = table(None, 3, {"key": "join_first", "params": {}, "seat": 5})
+    for lang in LANGS:
+        before, after = screens[lang].render(quiet, "lobby"), screens[lang].render(refused, "lobby")
+        top = pygame.Rect(0, 0, SIZE[0], 520)
+        assert before.subsurface(top).get_view("2").raw == after.subsurface(top).get_view("2").raw
+        assert before.get_view("2").raw != after.get_view("2").raw
+
+
+def test_a_lobby_with_many_options_gives_each_line_room_and_keeps_the_menu_above_the_seats(screens, monkeypatch):
+    """Six menu lines (a game and four options): rows at least 36 px, the box ends above the seats' badges."""
+    boxes = []
+    view = table(None, 3)
+    view["menu"] = {"lines": ["game", "a", "b", "c", "d", "start"], "cursor": 5}
+    monkeypatch.setattr(screens["fr"], "_menu", lambda c, box: boxes.append(box))
+    screens["fr"].render(view, "lobby")
+    assert boxes[0].h // 6 >= 36 and boxes[0].bottom + 6 < 440 - 44      # the badges' top: centre 440, radius 44

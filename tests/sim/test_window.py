@@ -513,3 +513,21 @@ def test_digits_select_every_seat_of_an_eight_seat_table_and_the_help_says_so(mo
     window.frame()
     assert "1-8" in shown and "1-6" not in shown
     window.close()
+
+
+def test_at_eight_seats_a_seats_hand_never_runs_under_its_buttons(monkeypatch):
+    """Eight seats make the panel's rows short: the Next and OK buttons stand right of the hand's chips."""
+    window = SimWindow(load_layout("sim-8-single"), Journal(), "fr", seed=3, clock=Clock(), game="kitty")
+    for seat in range(1, 7):
+        window.select(seat)
+        key(window, pygame.K_j)
+    for _ in range(3):
+        click(window, "auto")
+    chips = []
+    monkeypatch.setattr(window, "_chips", lambda cards, x, cy, h, right: chips.append((cards, x, cy, h, right)))
+    window.frame()
+    assert len(chips) == 6
+    for seat, (_, x, cy, h, right) in enumerate(chips, 1):
+        band = pygame.Rect(x, cy - h // 2, right - x, h)
+        for button in ("next", "ok"):
+            assert not band.colliderect(window.controls[f"{button}{seat}"][0]), (seat, button)
