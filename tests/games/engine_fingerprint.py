@@ -1,14 +1,15 @@
 """The behaviour check of every rules engine: one SHA-256 per game and player count over seeded random games,
 compared with a recorded one.
 
-For every registered game at every player count, `--games` seeded games with
-random options, played through the public API by a seeded choice among the
+For every registered game at every player count, 100 seeded games (30 of
+Chevaux, whose games are long; `--games` sets another count) with random options, played through the public API by a seeded choice among the
 legal actions. Each step hashes what the engine says: its need, its legal
 actions in their order, the refusal of the action taken one step earlier,
 the state after apply (its compared fields; sets sorted), the game clock; after
 every 7th action and at the end, the public view and each seat's observation
 (as JSON, the views' own form); each game ends with its replay,
-which must reach the same state. Run from the repository's root:
+which must reach the same state. Run from the repository's root (all games: about
+15 minutes on one core, Chevaux most of it):
 
     python tests/games/engine_fingerprint.py              # compare with the record
     python tests/games/engine_fingerprint.py --record     # record it again
@@ -38,6 +39,7 @@ from table.registry import GAMES  # noqa: E402
 
 RECORD = Path(__file__).with_name("engine_fingerprint.json")
 GAMES_PER_COUNT = 100
+FEWER = {"chevaux": 30}   # games per count where games are long (Chevaux: 1,100 actions on average, 6,000 at most)
 VIEW_STRIDE = 7      # the views are hashed after every 7th action and at the end (they cost the most)
 
 
@@ -127,14 +129,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--record", action="store_true", help="record the digests instead of comparing")
     parser.add_argument("--game", action="append", choices=list(GAMES), help="only this game (repeatable)")
-    parser.add_argument("--games", type=int, default=GAMES_PER_COUNT, help="games per game and player count")
+    parser.add_argument("--games", type=int, help=f"games per game and player count (default {GAMES_PER_COUNT}, "
+                                                  f"or as FEWER says)")
     args = parser.parse_args()
-    print(f"engines of {Path(table.__file__).parent}, {args.games} games per player count")
+    print(f"engines of {Path(table.__file__).parent}")
     digests = {}
     for name in args.game or GAMES:
+        games = args.games or FEWER.get(name, GAMES_PER_COUNT)
         for players in GAMES[name].info.players:
-            key = f"{name}/{players}p/{args.games}"
-            digests[key] = fingerprint(GAMES[name], players, args.games)
+            key = f"{name}/{players}p/{games}"
+            digests[key] = fingerprint(GAMES[name], players, games)
             print(f"{key}: {digests[key][:16]}", flush=True)
     recorded = json.loads(RECORD.read_text()) if RECORD.exists() else {}
     if args.record:
