@@ -27,8 +27,8 @@ def bench_engine(game: Game, seconds: float) -> dict:
     them, then the replay of the first games played."""
     engine, probe = Play(game), Play(PROBE)
     while engine.wall < seconds or not engine.games:
-        engine.run(SLICE_S)
-        probe.run(SLICE_S)
+        engine.run(min(SLICE_S, seconds))
+        probe.run(min(SLICE_S, seconds))
     replays = [_replay_s(game, *played) for played in engine.recorded]
     actions_per_s = engine.actions / engine.cpu
     return {

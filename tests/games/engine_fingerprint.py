@@ -2,14 +2,15 @@
 compared with a recorded one.
 
 For every registered game at every player count, 100 seeded games (30 of
-Chevaux, whose games are long; `--games` sets another count) with random options, played through the public API by a seeded choice among the
-legal actions. Each step hashes what the engine says: its need, its legal
+Chevaux, whose games are long; `--games` sets another count) with random
+options, played through the public API by a seeded choice among the legal
+actions. Each step hashes what the engine says: its need, its legal
 actions in their order, the refusal of the action taken one step earlier,
 the state after apply (its compared fields; sets sorted), the game clock; after
 every 7th action and at the end, the public view and each seat's observation
 (as JSON, the views' own form); each game ends with its replay,
-which must reach the same state. Run from the repository's root (all games: about
-15 minutes on one core, Chevaux most of it):
+which must reach the same state. Run from the repository's root (all games: 25
+minutes on a busy core, Chevaux most of it):
 
     python tests/games/engine_fingerprint.py              # compare with the record
     python tests/games/engine_fingerprint.py --record     # record it again
