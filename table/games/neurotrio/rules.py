@@ -26,7 +26,7 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
-from table.games.contract import GameInfo, Need, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, PadNeeds, Refusal, chance_need
 
 NAME = "neurotrio"
 MIN_PLAYERS = 3
@@ -559,7 +559,7 @@ def need(state: State) -> Need:
             found = _SEALED[players] = Need(players=players, simultaneous=True)
         return found
     if phase == SHOW:
-        return Need(chance=True, outcomes=state.setup.deck.cards)
+        return chance_need(state.setup.deck.cards)
     return _DONE
 
 
