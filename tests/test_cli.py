@@ -135,8 +135,9 @@ def test_the_readme_demo_command_twice(tmp_path, capsys):
     assert [(kind, data) for _, kind, data in again] == [(kind, data) for _, kind, data in entries]
 
 
-ENGINE_KEYS = {"actions_per_s": int, "actions_per_wall_s": int, "games_per_s": float, "actions_per_game": float,
-               "input_actions_per_s": int, "replay_ms_median": float, "replay_ms_max": float}
+ENGINE_KEYS = {"actions_per_s": int, "actions_per_wall_s": int, "probe_actions_per_s": int, "vs_probe": float,
+               "games_per_s": float, "actions_per_game": float, "input_actions_per_s": int,
+               "replay_ms_median": float, "replay_ms_max": float}
 PIPELINE_KEYS = {"game": str, "games_per_s": float, "light_changes": int, "read_to_light_us_p50": float,
                  "read_to_light_us_p99": float, "read_to_light_us_max": float}
 

@@ -1,7 +1,8 @@
 """`cardtable bench`: performance figures (DESIGN targets), never pass/fail; one module per bench.
 
 engines: actions per second and complete games per second with random legal
-play on one core, and the time to replay a full game.
+play on one core, beside a bare sealed-bid probe played in turns with each
+engine; the input path (check + apply) and the time to replay a full game.
 pipeline: complete simulated games per second through the whole pipeline,
 stepped in process; and in the loop `cardtable run` runs (its poller and
 dispatcher threads, its run loop drawing the pages, headless), the time from

@@ -27,7 +27,7 @@ Players are numbered clockwise.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from itertools import compress
 from typing import Any, Mapping
 
@@ -228,7 +228,8 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A finished round: its walk and cards, who won it how, the counts after it and who went out."""
+    """A finished round: its walk and cards, who won it how, the counts after it and who went out; and the
+    round as views show it, kept once built (`_result_view`)."""
 
     round: Round
     cards: tuple[str | None, ...]
@@ -237,6 +238,7 @@ class Result:
     how: str
     counts: tuple[int, ...]
     out: tuple[int, ...]
+    view: dict | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,7 +353,7 @@ def check(state: State, action: Action) -> Refusal | None:
     if phase == "over":
         return Refusal.of("game_over")
     match action:
-        case Reveal(player, card):
+        case Reveal(player=player, card=card):
             if not isinstance(player, int) or not 0 <= player < state.players:
                 return Refusal.of("no_such_player", player=player)
             if phase == "redraw":
@@ -363,17 +365,17 @@ def check(state: State, action: Action) -> Refusal | None:
             elif phase != "reveal":
                 return Refusal.of("choose_first" if phase == "choose" else "switch_or_keep_first", player=player)
             return _card_refusal(state, player, card)
-        case Choose(player, trait):
+        case Choose(player=player, trait=trait):
             if phase != "choose" or player != state.at:
                 return Refusal.of("not_now_choose", player=player)
             return _trait_refusal(state, trait, player)
-        case Switch(player, trait):
+        case Switch(player=player, trait=trait):
             if phase != "switch" or player != state.at:
                 return Refusal.of("not_now_switch", player=player)
             if trait == state.round.trait:
                 return Refusal.of("same_trait", player=player)
             return _trait_refusal(state, trait, player)
-        case Keep(player):
+        case Keep(player=player):
             if phase != "switch" or player != state.at:
                 return Refusal.of("not_now_switch", player=player)
             return None
@@ -611,7 +613,7 @@ def observe(state: State, player: int | None) -> dict:
         "round": len(results) + (state.phase != "over"),
         "at": None if state.at < 0 else state.at,
         "current": None if state.phase == "over" else _round_view(state, state.round, state.cards, state.pot),
-        "rounds": [_result_view(state, n, result) for n, result in enumerate(results, 1)],
+        "rounds": [result.view or _result_view(state, n, result) for n, result in enumerate(results, 1)],
     }
     view["last_round"] = view["rounds"][-1] if results else None
     if player is not None:
@@ -651,6 +653,10 @@ def _round_view(state: State, r: Round, cards: tuple[str | None, ...], pot: tupl
 
 
 def _result_view(state: State, number: int, result: Result) -> dict:
-    return {"round": number, **_round_view(state, result.round, result.cards, result.pot), "winner": result.winner,
-            "how": result.how, "taken": len(result.pot), "counts": list(result.counts),
-            "out": list(result.out)}
+    """Finished round `number` as views show it, built when first asked for and kept in `result`: a view
+    shows every finished round, and the table asks for views several times per input (views are read, never
+    changed)."""
+    view = {"round": number, **_round_view(state, result.round, result.cards, result.pot), "winner": result.winner,
+            "how": result.how, "taken": len(result.pot), "counts": list(result.counts), "out": list(result.out)}
+    object.__setattr__(result, "view", view)   # a cache: the result compares and prints without it
+    return view

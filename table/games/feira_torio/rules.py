@@ -16,7 +16,7 @@ from itertools import compress, product, repeat
 from operator import attrgetter, contains, itemgetter
 from typing import Any, Callable, Iterable, Mapping
 
-from table.games.contract import GameInfo, Need, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, PadNeeds, Refusal, chance_need
 
 NAME = "feira-torio"
 MIN_PLAYERS = 3
@@ -303,7 +303,7 @@ def _needed(state: State) -> Need:
 
 def _chance(dealer: int, pool: tuple[str, ...]) -> Need:
     """The dealer turns up a lot, one of the `pool`."""
-    return Need(chance=True, outcomes=pool, by=dealer)
+    return chance_need(pool, dealer)
 
 
 def _sealed(bids: tuple[tuple[str | None, ...], ...]) -> Need:
@@ -326,14 +326,14 @@ def check(state: State, action: Action) -> Refusal | None:
     if state.phase == "over":
         return Refusal.of("game_over")
     match action:
-        case PlaceLot(position, card):
+        case PlaceLot(position=position, card=card):
             if state.phase != "lots":
                 return Refusal.of("not_now_lot")
             if not 0 <= position < LOTS or state.lots[position] is not None:
                 return Refusal.of("lot_taken")
             return _card_refusal(state, card) or (
                 None if card in unseen(state) else Refusal.of("card_seen", card=card))
-        case PointFirst(player, position) | MarkFirst(player, position):
+        case PointFirst(player=player, position=position) | MarkFirst(player=player, position=position):
             if state.phase != "first":
                 return Refusal.of("not_now_first")
             if player != state.first_bid:
@@ -341,7 +341,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if not 0 <= position < LOTS:
                 return Refusal.of("no_such_lot")
             return None
-        case Bid(player, position, card):
+        case Bid(player=player, position=position, card=card):
             if state.phase != "bidding":
                 return Refusal.of("not_now_bid", player=player)
             if not 0 <= player < state.players or not 0 <= position < LOTS:

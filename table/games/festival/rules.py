@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 from itertools import compress
 from typing import Any, Mapping, Sequence
 
-from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal, chance_need
 
 NAME = "festival"
 MIN_PLAYERS = 4
@@ -322,7 +322,7 @@ def need(state: State) -> Need:
             found = _ANY_OF[allowed, giver] = Need(players=allowed, any_of=True, by=giver)
         return found
     if phase == "draw":
-        return Need(chance=True, outcomes=state.pile, by=state.progress.first)
+        return chance_need(state.pile, state.progress.first)
     if phase == "face":
         return t.turns[state.choices[-1].player]
     return _DONE

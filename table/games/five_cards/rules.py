@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from itertools import compress
 from typing import Any, Mapping
 
-from table.games.contract import GameInfo, Need, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, PadNeeds, Refusal, chance_need
 from table.games.kit.evolve import evolver
 from table.games.kit.ranked import RankedDeck
 
@@ -277,11 +277,11 @@ def in_deck(state: State, card: str) -> bool:
 def need(state: State) -> Need:
     phase = state.phase
     if phase == "play":
-        return Need(chance=True, outcomes=deck_cards(state), by=state.active)
+        return chance_need(deck_cards(state), state.active)
     if phase == "place":
         return state.tables.turns[state.active]
     if phase == "setup":
-        return Need(chance=True, outcomes=deck_cards(state), by=None)
+        return chance_need(deck_cards(state))
     if phase == "first":
         return state.tables.table_draw
     return Need()
@@ -293,7 +293,7 @@ def check(state: State, action: Action) -> Refusal | None:
     if phase == "over":
         return Refusal.of("game_over")
     match action:
-        case Draw(player, card):
+        case Draw(player=player, card=card):
             if not isinstance(player, int) or not 0 <= player < PLAYERS:
                 return Refusal.of("no_such_player", player=player)
             if phase == "place":
@@ -308,7 +308,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if not in_deck(state, card):
                 return Refusal.of("card_on_table", card=card, player=player)
             return None
-        case Place(player, column):
+        case Place(player=player, column=column):
             if not isinstance(player, int) or not 0 <= player < PLAYERS:
                 return Refusal.of("no_such_player", player=player)
             if phase != "place":
@@ -321,7 +321,7 @@ def check(state: State, action: Action) -> Refusal | None:
                 return Refusal.of("column_not_legal", column=column, player=player,
                                   target=state.tables.rank[state.targets[column]])
             return None
-        case Show(card):
+        case Show(card=card):
             if phase != "setup":
                 return Refusal.of("not_now_show", card=card)
             if card not in state.tables.rank:
@@ -329,7 +329,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if not in_deck(state, card):
                 return Refusal.of("card_seen", card=card)
             return None
-        case DrawFirst(player):
+        case DrawFirst(player=player):
             if phase != "first":
                 return Refusal.of("not_now_table_draw")
             if not isinstance(player, int) or not 0 <= player < PLAYERS:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields, replace
 from operator import itemgetter
 from typing import Any, Callable, Mapping
 
-from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal, chance_need
 from table.games.kit.ranked import RankedDeck
 from table.games.kit.seats import under
 
@@ -410,7 +410,7 @@ def need(state: State) -> Need:
         size = state.setup.hand_size
         return _sealed(tuple([p for p, h in enumerate(state.hands) if len(h) < size]))
     if phase == "targets":
-        return Need(chance=True, outcomes=state.pile, by=None, table_draw=False)
+        return chance_need(state.pile)
     if phase == "pick":
         return Need(players=(state.picker,))
     if phase == "gift":
@@ -427,19 +427,19 @@ def check(state: State, action: Action) -> Refusal | None:
     if phase == "over":
         return Refusal.of("game_over")
     match action:
-        case Show(card):
+        case Show(card=card):
             if phase != "targets":
                 return Refusal.of("not_now_show", card=card)
             if card not in state.tables.rank:
                 return Refusal.of("card_not_in_game", card=card)
             return None if card in state.pile else Refusal.of("not_in_kitty", card=card)
-        case Register(player, card):
+        case Register(player=player, card=card):
             return _seat_refusal(state, player, card) or _register_refusal(state, player, card)
-        case Pass(player, card):
+        case Pass(player=player, card=card):
             return _seat_refusal(state, player, card) or _commit_refusal(state, "pass", state.passes, player, card)
-        case Bid(player, card):
+        case Bid(player=player, card=card):
             return _seat_refusal(state, player, card) or _commit_refusal(state, "bid", state.bids, player, card)
-        case Pick(player, card):
+        case Pick(player=player, card=card):
             if refusal := _seat_refusal(state, player, card):
                 return refusal
             if phase != "pick":
@@ -447,7 +447,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if player != state.picker:
                 return Refusal.of("not_picker", player=player)
             return None if card in state.left else Refusal.of("not_a_target", player=player, card=card)
-        case Receive(player, card):
+        case Receive(player=player, card=card):
             if refusal := _seat_refusal(state, player, card):
                 return refusal
             if phase != "gift":
@@ -534,33 +534,33 @@ def _getter(cards: tuple[str, ...]) -> Callable[[Mapping[str, Action]], tuple[Ac
 def apply(state: State, action: Action) -> State:
     """The state after a legal action (call `check` first: apply trusts its input)."""
     match action:
-        case Pass(player, card):
+        case Pass(player=player, card=card):
             passes = state.passes[:player] + (card,) + state.passes[player + 1:]
             if None in passes:
                 return _evolve(state, passes=passes)
             n = len(passes)
             hands = tuple([_insert(_without(state.hands[p], passes[p]), passes[p - 1]) for p in range(n)])
             return _evolve(state, passes=passes, hands=hands, phase="bid", bids=(None,) * n)
-        case Bid(player, card):
+        case Bid(player=player, card=card):
             bids = state.bids[:player] + (card,) + state.bids[player + 1:]
             if None in bids:
                 return _evolve(state, bids=bids)
             return _reveal(state, bids)
-        case Register(player, card):
+        case Register(player=player, card=card):
             hands = _add(state.hands, player, card)
             pile = _without(state.pile, card)
             if len(pile) > state.setup.undealt:
                 return _evolve(state, hands=hands, pile=pile)
             return _evolve(state, hands=hands, pile=pile, phase="targets")
-        case Show(card):
+        case Show(card=card):
             targets = state.targets + (card,)
             pile = _without(state.pile, card)
             if len(targets) < state.per_round[state.round - 1]:
                 return _evolve(state, targets=targets, pile=pile)
             return _evolve(state, targets=targets, pile=pile, phase="pass", passes=(None,) * state.setup.players)
-        case Pick(player, card):
+        case Pick(player=player, card=card):
             return _picked(state, player, card)
-        case Receive(player, card):
+        case Receive(player=player, card=card):
             steps = state.steps + (Step("gift", player=state.giver, card=card, to=player),)
             return _resolved(state, state.bids, steps, _add(state.hands, player, card), state.out)
     raise TypeError(f"not a Kitty action: {action!r}")

@@ -26,7 +26,7 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
-from table.games.contract import GameInfo, Need, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, PadNeeds, Refusal, chance_need
 
 NAME = "neurotrio"
 MIN_PLAYERS = 3
@@ -559,7 +559,7 @@ def need(state: State) -> Need:
             found = _SEALED[players] = Need(players=players, simultaneous=True)
         return found
     if phase == SHOW:
-        return Need(chance=True, outcomes=state.setup.deck.cards)
+        return chance_need(state.setup.deck.cards)
     return _DONE
 
 
@@ -572,13 +572,13 @@ def check(state: State, action: Action) -> Refusal | None:
         return Refusal.of("game_over")
     deck = state.setup.deck
     match action:
-        case Show(card):
+        case Show(card=card):
             if state.phase != SHOW:
                 return Refusal.of("not_now_show", card=card)
             return _card_refusal(deck, card)
-        case Register(player, card):
+        case Register(player=player, card=card):
             return _seat_refusal(state, player) or _card_refusal(deck, card) or _register_refusal(state, player, card)
-        case Choose(player, card):
+        case Choose(player=player, card=card):
             if refusal := _seat_refusal(state, player) or _card_refusal(deck, card) or _turn_refusal(state, player):
                 return refusal
             if state.chosen is not None:
@@ -586,7 +586,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if card not in state.hands[player]:
                 return Refusal.of("card_not_held", player=player)
             return None if deck.bit[card] & state.domain.placeable else Refusal.of("no_place_for_card", player=player)
-        case Place(player, row, col):
+        case Place(player=player, row=row, col=col):
             if refusal := _seat_refusal(state, player) or _turn_refusal(state, player):
                 return refusal
             if state.chosen is None:
@@ -596,7 +596,7 @@ def check(state: State, action: Action) -> Refusal | None:
                 if any(i == index for i, _ in _cells(deck, state.domain, state.chosen)):
                     return None
             return Refusal.of("not_a_legal_cell", player=player, row=row, col=col)
-        case Pass(player):
+        case Pass(player=player):
             if refusal := _seat_refusal(state, player) or _turn_refusal(state, player):
                 return refusal
             if state.chosen is not None:
@@ -604,9 +604,9 @@ def check(state: State, action: Action) -> Refusal | None:
             if state.tally.two_cards is not None and _can_place(state, player):
                 return Refusal.of("must_place", player=player)
             return None
-        case Call(player):
+        case Call(player=player):
             return _seat_refusal(state, player) or _call_refusal(state, player)
-        case BidBase(player, base):
+        case BidBase(player=player, base=base):
             if refusal := _bidder_refusal(state, player):
                 return refusal
             if base not in deck.bases:
@@ -616,15 +616,15 @@ def check(state: State, action: Action) -> Refusal | None:
             if base not in state.neuro.bases:
                 return Refusal.of("base_used", player=player, base=deck.bases[base])
             return None
-        case BidCard(player, card):
+        case BidCard(player=player, card=card):
             if refusal := _bidder_refusal(state, player) or _card_refusal(deck, card):
                 return refusal
             if card == state.neuro.piece.card:
                 return Refusal.of("already_in_bid", player=player)
             return None if card in state.domain.cards else Refusal.of("not_on_domain", player=player)
-        case BidToken(player, token):
+        case BidToken(player=player, token=token):
             return _bidder_refusal(state, player) or _token_refusal(state, player, token)
-        case NoBid(player):
+        case NoBid(player=player):
             if refusal := _bidder_refusal(state, player):
                 return refusal
             if player == state.neuro.caller:

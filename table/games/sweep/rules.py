@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 from itertools import compress, repeat
 from typing import Any, Iterable, Mapping
 
-from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal, chance_need
 from table.games.kit.evolve import evolver
 from table.games.kit.ranked import RankedDeck
 from table.games.kit.seats import under
@@ -426,28 +426,6 @@ def _order(hands: tuple[frozenset[str], ...], pools: tuple[Pool, ...], first: in
 
 
 _SEALED: dict[tuple[int, ...], Need] = {}     # the registration's needs, by the seats still registering
-_NEED_SETTERS = {f.name: getattr(Need, f.name).__set__ for f in fields(Need)}
-# _chance sets every field of the shared Need by name: fail at import, not later, if the contract changes them
-if set(_NEED_SETTERS) != {"players", "chance", "outcomes", "simultaneous", "any_of", "by", "table_draw", "interrupt"}:
-    raise ImportError("contract.Need has changed: update sweep.rules._chance")
-
-
-def _chance(outcomes: tuple[str, ...], by: int) -> Need:
-    """Need(chance=True, outcomes=outcomes, by=by) at half the cost of the frozen __init__: a centre card's need
-    is built at each call (its outcomes change with every card)."""
-    setters = _NEED_SETTERS
-    new = _new(Need)
-    setters["players"](new, ())
-    setters["chance"](new, True)
-    setters["outcomes"](new, outcomes)
-    setters["simultaneous"](new, False)
-    setters["any_of"](new, False)
-    setters["by"](new, by)
-    setters["table_draw"](new, False)
-    setters["interrupt"](new, ())
-    return new
-
-
 def need(state: State) -> Need:
     """What the game waits for: the registration (sealed), the table draw, a centre card (the dealer's),
     a seat's play or a tied seat's pick; nothing once over."""
@@ -455,7 +433,7 @@ def need(state: State) -> Need:
     if phase == "play":
         return state.tables.turn[state.round.order[len(state.played)]]
     if phase == "centre":
-        return _chance(tuple(compress(state.tables.order, state.pile)), state.deal.dealer)
+        return chance_need(tuple(compress(state.tables.order, state.pile)), state.deal.dealer)
     if phase == "register":
         waiting = tuple([p for p, h in enumerate(state.hands) if len(h) < HAND])
         found = _SEALED.get(waiting)
@@ -476,7 +454,7 @@ def check(state: State, action: Action) -> Refusal | None:
         return Refusal.of("game_over")
     rank = state.tables.rank
     match action:
-        case Play(player, card):
+        case Play(player=player, card=card):
             if phase != "play":
                 return Refusal.of("not_now_play", player=player)
             if player != state.round.order[len(state.played)]:
@@ -486,7 +464,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if not holds(state, player, card):
                 return Refusal.of("card_not_held", card=card, player=player)
             return None
-        case Show(card):
+        case Show(card=card):
             if phase != "centre":
                 return Refusal.of("centre_full" if phase in ("play", "pick") else "not_now_centre", card=card)
             if card not in rank:
@@ -494,7 +472,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if not in_pile(state, card):
                 return Refusal.of("card_seen", card=card)
             return None
-        case Register(player, card):
+        case Register(player=player, card=card):
             if phase != "register":
                 return Refusal.of("not_now_register", player=player)
             if not 0 <= player < state.players:
@@ -509,7 +487,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if not in_pile(state, card):
                 return Refusal.of("card_registered", card=card, player=player)
             return None
-        case Take(player, card):
+        case Take(player=player, card=card):
             if phase != "pick":
                 return Refusal.of("not_now_pick", player=player)
             work = state.round.work
@@ -518,7 +496,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if card not in work.left:
                 return Refusal.of("not_a_target", card=card, player=player)
             return None
-        case DrawFirst(player):
+        case DrawFirst(player=player):
             if phase != "draw":
                 return Refusal.of("not_now_draw")
             if not 0 <= player < state.players:

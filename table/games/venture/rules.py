@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, Iterable, Mapping
 
-from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
+from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal, chance_need
 from table.games.kit.ranked import RankedDeck
 from table.games.kit.seats import under
 
@@ -323,7 +323,7 @@ def need(state: State) -> Need:
     if phase == "bidding":
         return state.tables.sealed[state.waiting]
     if phase == "slug":
-        return Need(chance=True, outcomes=state.pool, by=None, table_draw=False)
+        return chance_need(state.pool)
     if phase == "draft":
         return state.tables.drafting[state.waiting]
     return Need()
@@ -335,7 +335,7 @@ def check(state: State, action: Action) -> Refusal | None:
     if state.phase == "over":
         return Refusal.of("game_over")
     match action:
-        case Bid(player, card):
+        case Bid(player=player, card=card):
             if not isinstance(player, int) or not 0 <= player < state.players:
                 return Refusal.of("no_such_player", player=player)
             if state.phase != "bidding":
@@ -349,7 +349,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if card not in state.free:
                 return Refusal.of("bid_seen", player=player)
             return None
-        case Show(card):
+        case Show(card=card):
             if state.phase != "slug":
                 return Refusal.of("not_now_show", card=card)
             if not isinstance(card, str) or card not in state.tables.rank:
@@ -357,7 +357,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if card not in state.pool:
                 return Refusal.of("card_seen", card=card)
             return None
-        case DraftDone(player):
+        case DraftDone(player=player):
             if not isinstance(player, int) or not 0 <= player < state.players:
                 return Refusal.of("no_such_player", player=player)
             if state.phase != "draft":
