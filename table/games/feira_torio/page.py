@@ -6,8 +6,8 @@ from __future__ import annotations
 import pygame
 
 from table.games.feira_torio.rules import BONUS, LOTS, TARGET
-from table.games.feira_torio.view import (aim, discarded, formula, pages, prompt, revealed_round, scored_hand,
-                                          seat_tags, slot_order, take_back)
+from table.games.feira_torio.view import (aim, bid_mark, discarded, formula, lot_notes, pages, prompt,
+                                          revealed_round, scored_hand, seat_tags, slot_order, take_back)
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas, across
 from table.screen.draw import GOLD, GREEN, INK, MUTED, RED, SIZE, TEXT
@@ -101,7 +101,8 @@ def _reveal(c: Canvas, step: int) -> None:
 def _lot_result(c: Canvas, result: dict, column: pygame.Rect, y: int) -> None:
     t, surf = c.t, c.surf
     bids = sorted(result["bids"], key=lambda b: (-c.faces.face(b[1]).fingers, b[0]))
-    h = min(64, (column.bottom - y - 96) // max(len(bids), 1))
+    notes = lot_notes(result)
+    h = min(64, (column.bottom - y - 96 - 40 * bool(result["cancelled"])) // max(len(bids), 1))
     if not bids:
         draw.text(surf, t("no_bids"), 32, MUTED, "midtop", (column.centerx, y))
     for i, (player, card) in enumerate(bids):
@@ -113,15 +114,16 @@ def _lot_result(c: Canvas, result: dict, column: pygame.Rect, y: int) -> None:
         c.faces.draw(surf, chip, card, "chip")
         label = (chip.right + 8, row.centery)
         room = row.right - label[0] - 2
-        if player == result["winner"]:
+        mark = bid_mark(result, player)
+        if mark == "wins":
             draw.frame(surf, row.inflate(8, 6))
             draw.tag(surf, t("wins"), 28, label, INK, GOLD, "midleft", room)
-        elif player in result["cancelled"]:
+        elif mark == "tie":
             draw.strike(surf, chip)
-            draw.tag(surf, t("cancelled"), 26, label, TEXT, RED, "midleft", room)
+            draw.tag(surf, t("tie"), 26, label, TEXT, RED, "midleft", room)
     y += len(bids) * h + 10
-    if result["winner"] is None:
-        draw.text(surf, t("no_winner"), 32, TEXT, "midtop", (column.centerx, y), width=column.w, lines=2)
+    for note in notes:
+        y = draw.text(surf, t(note), 32, TEXT, "midtop", (column.centerx, y), width=column.w, lines=2).bottom + 6
     for player, cards in result["withdrawn"]:
         r = draw.text(surf, t("takes_back", seat=c.seat(player)), 28, TEXT, "topleft",
                       (column.x, y), width=column.w, lines=2)

@@ -61,6 +61,19 @@ def discarded(view: dict) -> list[str]:
     return [r["lot"] for r in view["reveal"] if r["winner"] is None]
 
 
+def bid_mark(result: dict, player: int) -> str | None:
+    """The tag a revealed bid gets: "wins", "tie" (it tied with another bid on the lot, so it is cancelled), or
+    None."""
+    if player == result["winner"]:
+        return "wins"
+    return "tie" if player in result["cancelled"] else None
+
+
+def lot_notes(result: dict) -> list[str]:
+    """What a lot's reveal says under its bids, in order: that tied bids were cancelled, that nobody won."""
+    return ["ties_cancelled"] * bool(result["cancelled"]) + ["no_winner"] * (result["winner"] is None)
+
+
 def formula(score: dict) -> str:
     """A hand's score spelled out: '4 × 3 × 2 × 1 + 5 = 29'."""
     s = " × ".join(str(f) for f in score["factors"])

@@ -141,8 +141,9 @@ def prompt(t: Translator, table: dict) -> str:
         return t(f"prompt_{phase}")
     if phase == "pick":
         return t("prompt_pick", seat=seats[view["picker"]])
-    if phase == "gift":
-        return t("prompt_gift", seat=seats[view["gift"]["giver"]])
+    if phase == "gift":   # the giver decides: it hands the target to a receiver of its choice, who taps it
+        gift = view["gift"]
+        return t("prompt_gift", seat=seats[gift["giver"]], receivers=t.seats(gift["receivers"], seats, "seats_or"))
     return ""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from table.games.kit.pages import signed
-from table.games.venture.view import pages, prompt, rank_groups, score_parts, take_moves
+from table.games.venture.view import pages, prompt, rank_groups, score_parts, table_columns, take_moves
 from table.screen import draw
 from table.screen.canvas import HEADER, PROMPT, Canvas
 from table.screen.draw import GOLD, GREEN, INK, MUTED, PANEL, RED, SIZE, TEXT
@@ -86,11 +86,10 @@ def _table(c: Canvas) -> None:
     else:
         _ranks(c, view["centre"], _band(c, t("centre")))
     top = BAND.bottom + 40
-    columns = [("col_hand_count", "midbottom", HAND_X + 40), ("col_pile", "bottomleft", PILE_X),
-               ("col_total", "bottomright", TOTAL_X)]
-    if phase in ("draft", "bidding"):
-        columns.append((f"col_{'draft' if phase == 'draft' else 'bid'}", "midbottom", STATUS_X + 50))
-    c.titles(columns, top - 4)
+    place = {"col_draft": ("midbottom", STATUS_X + 50), "col_bid": ("midbottom", STATUS_X + 50),
+             "col_hand_count": ("midbottom", HAND_X + 40), "col_pile": ("bottomleft", PILE_X, TOTAL_X - 80 - PILE_X),
+             "col_total": ("bottomright", TOTAL_X)}
+    c.titles([(key, *place[key]) for key in table_columns(view)], top - 4)
     for p, row in c.seat_rows(list(range(view["players"])), top, SIZE[1] - PROMPT - 6):
         c.seat_name(row, p, 36, right=STATUS_X - 10)
         _status(c, p, _cell(row, STATUS_X, HAND_X - 20))

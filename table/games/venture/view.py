@@ -62,6 +62,14 @@ def score_parts(player_score: dict) -> tuple[list[dict], int, list[dict], int]:
     return lost, sum(r["points"] for r in lost), won, sum(r["points"] for r in won)
 
 
+def table_columns(view: dict) -> list[str]:
+    """The table page's column titles: the draft or the bid while one is made, the cards in hand, the face-up
+    score pile (its title says it is counted at the deal's end: until then the totals are the deals ended'),
+    the total."""
+    status = {"draft": ["col_draft"], "bidding": ["col_bid"]}.get(view["phase"], [])
+    return status + ["col_hand_count", "col_pile", "col_total"]
+
+
 def who(t: Translator, table: dict, players: list[int]) -> str:
     """'Tout le monde' when every player is meant, else the seats."""
     if len(players) == table["view"]["players"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.tables import Keys, first_state, game, table_view
 from table.games.feira_torio import view as shown
+from table.screen.i18n import Translator
 
 GAME = game("feira-torio")
 
@@ -31,3 +32,14 @@ def test_after_a_reveal_the_pages_show_the_round_it_ended():
     over = table_view(GAME, first_state(GAME, 3, lambda s: s.phase == "over"))["view"]
     assert shown.revealed_round(over) == (over["hand"], 4) and shown.scored_hand(over) == over["hand"]
     assert shown.prompt(Keys(), table_view(GAME, first_state(GAME, 3, lambda s: s.phase == "over"))) == ""
+
+
+def test_tied_bids_are_called_a_tie_and_said_cancelled_in_both_languages():
+    tied = {"winner": 2, "cancelled": [0, 1]}
+    assert [shown.bid_mark(tied, p) for p in (0, 1, 2, 3)] == ["tie", "tie", "wins", None]
+    assert shown.lot_notes(tied) == ["ties_cancelled"]
+    assert shown.lot_notes({"winner": None, "cancelled": [0, 1]}) == ["ties_cancelled", "no_winner"]
+    assert shown.lot_notes({"winner": 0, "cancelled": []}) == []
+    fr, en = Translator("fr", "feira-torio"), Translator("en", "feira-torio")
+    assert (fr("tie"), fr("ties_cancelled")) == ("égalité", "Égalité : mises annulées")
+    assert (en("tie"), en("ties_cancelled")) == ("tie", "Tied bids: cancelled")

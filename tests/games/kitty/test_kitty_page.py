@@ -180,9 +180,11 @@ def test_the_prompt_bar_names_the_seat_that_picks_or_gives(screens, drawing):
     giver = gift["joined"][gift["view"]["gift"]["giver"]]
     texts = texts_drawn(drawing, screens["fr"], gift, *screens["fr"].pages(gift)[-1])
     receivers = [gift["joined"][p] for p in gift["view"]["gift"]["receivers"]]
-    assert texts[-1].startswith(f"Le 1 (siège {giver}) donne la cible")
-    assert any(f"{', '.join(map(str, receivers[:-1]))} ou {receivers[-1]} la touche sur son lecteur" in t
+    listed = f"Siège {', '.join(map(str, receivers[:-1]))} ou {receivers[-1]}"
+    # who decides (the 1's seat), to whom (the seats allowed), how (hands it over; the receiver taps it)
+    assert any(t.startswith(f"Siège {giver} (le 1) choisit qui reçoit la cible") and t.endswith(listed)
                for t in texts)
+    assert texts[-1] == f"Siège {giver} : tendez la cible à {listed}, au choix ; qui la reçoit la touche sur son lecteur"
     # while the bids still lie on the pads, the bar says to clear them first
     assert prompt_of(drawing, screens["fr"], view_of("gift", 5, HARD, clearing=True),
                      *screens["fr"].pages(gift)[-1]).startswith("Tout le monde : mises à la défausse")

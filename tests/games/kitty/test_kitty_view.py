@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.tables import Keys
 from table.games.kitty import view as shown
+from table.screen.i18n import Translator
 
 
 def test_units_are_the_teams_or_each_player_and_bids_go_lowest_first():
@@ -31,3 +32,17 @@ def test_a_deals_points_and_the_stakes_in_words():
     table = {"joined": [1, 3], "view": {"stakes": {"payments": [{"from": [1], "to": [0], "amount": 8}]}}}
     assert shown.settlement_text(Keys(), table, [0]) == "stakes_gets(items=from_unit(amount=8, unit=seats(3)))"
     assert shown.settlement_text(Keys(), table, [1]) == "stakes_pays(items=to_unit(amount=8, unit=seats(1)))"
+
+
+def test_the_1s_gift_says_who_decides_how_and_to_whom_in_both_languages():
+    table = {"joined": [2, 5, 7], "view": {"phase": "gift", "gift": {"giver": 0, "card": "8a", "receivers": [1, 2]}}}
+    give = {"step": "give", "player": 0, "card": "8a", "players": [1, 2]}
+    assert shown.prompt(Keys(), table) == "prompt_gift(receivers=seats_or(5, 7), seat=2)"
+    fr, en = Translator("fr", "kitty"), Translator("en", "kitty")
+    assert shown.step_text(fr, table, give, lambda card: "8", {}) == \
+        "Siège 2 (le 1) choisit qui reçoit la cible 8 : Siège 5 ou 7"
+    assert shown.step_text(en, table, give, lambda card: "8", {}) == "Seat 2 (the 1) chooses who gets target 8: Seat 5 or 7"
+    assert shown.prompt(fr, table) == \
+        "Siège 2 : tendez la cible à Siège 5 ou 7, au choix ; qui la reçoit la touche sur son lecteur"
+    assert shown.prompt(en, table) == \
+        "Seat 2: hand the target to Seat 5 or 7, your choice; whoever gets it taps it on their reader"
