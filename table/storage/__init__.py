@@ -77,13 +77,23 @@ def connect(path: str | Path, read_only: bool = False) -> sqlite3.Connection:
     return db
 
 
+COPY_TRIES = 20   # a reader's copies of a file another process writes, before it reads the last one as it is
+
+
 def _read_in_memory(path: Path) -> sqlite3.Connection:
     """An in-memory copy of the file at `path` and its -wal, read from a private copy of both: nothing is created
-    or changed beside them."""
+    or changed beside them. Another process may be writing them (the table, while its link reads the outbox):
+    the pair is copied again while the database file changed during the copy (a checkpoint), so that the copy
+    of the log belongs to the copy of the database; frames the log gains meanwhile are either whole or ignored
+    by SQLite (each frame carries its checksum)."""
     with tempfile.TemporaryDirectory(prefix="cardtable-read-") as folder:
         copy = Path(folder) / path.name
-        shutil.copyfile(path, copy)
-        shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+        for _ in range(COPY_TRIES):
+            before = _stamp(path)
+            shutil.copyfile(path, copy)
+            shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+            if _stamp(path) == before:
+                break
         source = sqlite3.connect(copy)
         try:
             memory = sqlite3.connect(MEMORY, check_same_thread=False)
@@ -91,6 +101,12 @@ def _read_in_memory(path: Path) -> sqlite3.Connection:
         finally:
             source.close()
     return memory
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    """What changes when a file is written: its size, modification time and inode."""
+    status = path.stat()
+    return status.st_size, status.st_mtime_ns, status.st_ino
 
 
 def _refuse_lone_wal(path: str | Path) -> None:

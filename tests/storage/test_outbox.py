@@ -142,3 +142,31 @@ def test_a_history_made_afresh_has_an_outbox_of_its_own(tmp_path):
     assert history.outbox_id != old and [seq for seq, _, _ in history.outbox()] == [1]
     assert acked(link_file(path.parent), history.outbox_id) == 0
     history.close()
+
+
+def test_a_reader_copying_the_database_while_the_table_checkpoints_it_sees_every_committed_row(tmp_path,
+                                                                                               monkeypatch):
+    """The link reads history.sqlite read-only from a private copy of the file and its log. When the table
+    moves the log into the file between the two copies (a checkpoint), the pair is copied again: no committed
+    row goes missing (a stale file with an emptied log would lose them)."""
+    import shutil
+
+    from table import storage
+    path = tmp_path / "history.sqlite"
+    writer = storage.connect(path)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE games (n INTEGER)")
+    writer.executemany("INSERT INTO games VALUES (?)", [(n,) for n in range(50)])
+    copy, checkpoints = shutil.copyfile, []
+
+    def checkpointing(source, target):
+        if str(source).endswith("-wal") and not checkpoints:   # between the two copies, once
+            checkpoints.append(writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+        return copy(source, target)
+
+    monkeypatch.setattr(shutil, "copyfile", checkpointing)
+    reader = storage.connect(path, read_only=True)
+    assert checkpoints and checkpoints[0][0] == 0                     # the checkpoint really ran, in full
+    assert reader.execute("SELECT count(*) FROM games").fetchone() == (50,)
+    reader.close()
+    writer.close()
