@@ -261,11 +261,11 @@ def test_a_dead_reader_shows_on_its_seat_light_and_on_screen_and_recovers_withou
         assert view["faults"] == [{"pad": "seat2", "seat": 2, "dead": True}] and view["lights"][2] == "fault"
         frame = screen.render(view, "lobby")
         pygame.image.save(frame, tmp_path / f"dead-reader-{lang}.png")
-        assert frame.get_at((640, 20))[:3] == draw_module.FAULT   # the banner across the title bar
+        assert frame.get_at((1268, 700))[:3] == draw_module.FAULT   # the lobby's banner, below the seats
         sim.pads["seat2"].broken = False
         sim._until(lambda: not sim.table.faults.pads, "seat 2's reader back")
         assert light(sim, 2) == LightState.LOCKED and sim.table.table_view()["faults"] == []
-        assert screen.render(sim.table.table_view(), "lobby").get_at((640, 20))[:3] != draw_module.FAULT
+        assert screen.render(sim.table.table_view(), "lobby").get_at((1268, 700))[:3] != draw_module.FAULT
         for _ in range(20):
             sim.table.step()
         assert cards == [] and sim.on_pad["seat2"] == sim.uid("VA04")   # no phantom removal or second placing
