@@ -201,7 +201,7 @@ def test_the_driver_waits_out_air_time_and_the_timer(timing):
     """With time modelled, answers arrive after several status reads; every wait still ends in time."""
     cards = [EmulatedCard(uid) for uid in UIDS]
     chip = EmulatedChip(*cards, timing=timing)
-    chip_driver = Mfrc522(chip.transfer)
+    chip_driver = Mfrc522(chip.transfer, settle=lambda: setattr(chip, "now_us", chip.now_us + 2000))
     chip_driver.probe()
     while chip.cards:                      # three cards at once: read one, lift it, read the next
         uid = chip_driver.poll()

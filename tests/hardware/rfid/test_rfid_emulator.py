@@ -130,6 +130,7 @@ def test_timing_adds_transfer_time_and_delays_the_answer_by_its_air_time(spi_hz)
     chip = EmulatedChip(EmulatedCard("04A1B2C3"), timing=Timing(spi_hz, overhead_us=10))
     chip.transfer(bytes([TX_CONTROL << 1, 0x83]))
     assert chip.now_us == pytest.approx(2 * 8e6 / spi_hz + 10)
+    chip.now_us += chip.timing.power_up_us          # the card powers up in the field
     chip.transfer(bytes([COMMAND << 1, TRANSCEIVE]))
     chip.transfer(bytes([FIFO_DATA << 1, 0x52]))
     chip.transfer(bytes([BIT_FRAMING << 1, 0x87]))
