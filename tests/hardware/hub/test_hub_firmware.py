@@ -160,6 +160,19 @@ def test_a_hub_keeps_its_wiring_across_a_restart_and_shows_no_host_until_it_hear
     assert again.board.colour(LED1) != (0, 0, 0)
 
 
+def test_a_card_laid_is_read_again_at_the_next_step_and_reported_then():
+    rig = Rig()
+    rig.configure()
+    readers = len(rig.hub.readers)
+    while rig.hub.next_reader != 0:        # the next step polls reader 1
+        rig.run(1)
+    rig.run(1)
+    rig.pads.place(1, UID)
+    assert not of_kind(rig.run(1), protocol.READER) and rig.hub.next_reader == 1   # read once: again at once
+    assert of_kind(rig.run(1), protocol.READER) == [(1, protocol.OK, bytes.fromhex(UID))]
+    assert rig.hub.next_reader == 2 % readers
+
+
 def test_a_card_is_reported_once_when_it_comes_and_once_when_it_goes():
     rig = Rig()
     rig.configure()
