@@ -19,7 +19,6 @@ from table.screen.draw import GREEN, PANEL, RED, SIZE
 from table.enrol.screen import RESULT, EnrolScreen
 from table.screen.i18n import LANGS
 from table.storage.registry import Tag, TagRegistry, deck_cards
-from table.hardware.simulated import VirtualReader
 
 DECK = "feira-torio"
 CARDS = deck_cards(DECK)
