@@ -138,7 +138,8 @@ def test_the_readme_demo_command_twice(tmp_path, capsys):
 ENGINE_KEYS = {"actions_per_s": int, "actions_per_wall_s": int, "probe_actions_per_s": int, "vs_probe": float,
                "games_per_s": float, "actions_per_game": float, "input_actions_per_s": int,
                "replay_ms_median": float, "replay_ms_max": float}
-PIPELINE_KEYS = {"game": str, "games_per_s": float, "light_changes": int, "read_to_light_us_p50": float,
+PIPELINE_KEYS = {"game": str, "games_per_s": float, "light_changes": int, "laid_to_light_ms_p50": float,
+                 "laid_to_light_ms_p95": float, "laid_to_light_ms_p99": float, "read_to_light_us_p50": float,
                  "read_to_light_us_p99": float, "read_to_light_us_max": float}
 
 

@@ -18,7 +18,9 @@ PWM_HZ = 1000
 # has been read this many times in a row, so that one glitch read (a
 # neighbour's card read across, a card at the edge of the field) never leaves
 # the hub: the host's debouncing counts its own polls, which see the hub's
-# last report many times over. A fault is reported at once.
+# last report many times over. A fault is reported at once. A reader that
+# has just read a card it had not reported is polled again at the next step,
+# so a card laid is confirmed within two polls of that reader, not two rounds.
 CONFIRM_READS = 2
 OFF = (protocol.STEADY, 0, 0, (0, 0, 0), (0, 0, 0))
 NO_HOST = (protocol.PULSE, 1000, 0, (0, 0, 64), (0, 0, 0))  # dim blue breathing: no host heard
@@ -113,7 +115,7 @@ class _Reader:
                     self.hard = now
                 if not self.chip.reset(hard):
                     return False
-            uid = self.chip.poll() or b""   # the driver leaves the antenna off: only the polled reader radiates
+            uid = self.chip.poll() or b""   # the driver keeps the field on and checks a known card cheaply
         except Exception:   # whatever the driver raises, this reader does not answer
             self.deaf, self.seen, self.times = True, None, 0
             return self._report(b"", True)
@@ -123,6 +125,10 @@ class _Reader:
         else:
             self.seen, self.times = uid, 1
         return self.times >= CONFIRM_READS and self._report(uid, False)
+
+    def confirming(self):
+        """Whether the last poll read a card not reported yet, to be read again at once."""
+        return self.times == 1 and bool(self.seen) and self.seen != self.uid
 
     def prove(self, uid, password, new):
         """PROVE: the PACK card `uid` answers to `password` or, with `new` (password and PACK), the new PACK once
@@ -236,10 +242,11 @@ class Hub:
             self.handle(kind, fields, now)
         if self.readers:
             index = self.next_reader
-            self.next_reader = (index + 1) % len(self.readers)
             reader = self.readers[index]
             if reader.poll(now, self.clock):
                 self.send_reader(index)
+            if not reader.confirming():
+                self.next_reader = (index + 1) % len(self.readers)
         for index, button in enumerate(self.buttons):
             if button.update(now, self.clock):
                 self.link.send(protocol.BUTTON, index, button.presses)

@@ -1,6 +1,6 @@
 """`cardtable bench pipeline`: bots play whole games through the pipeline stepped in process (games per second),
-then in the loop `cardtable run` runs (the time from the raw read that settles a card to the pins of the seat
-light it changes)."""
+then in the loop `cardtable run` runs (the times from the moment a card is laid, and from the raw read that settles
+it, to the pins of the seat light it changes)."""
 from __future__ import annotations
 
 import contextlib
@@ -49,15 +49,20 @@ def _read_to_light(game: Game, seconds: float) -> dict:
     """Bots play for `seconds` (and until a light changed) while the table runs the loop of `cardtable run`:
     the times from each raw read that settled a card to the pins of the seat light it changed."""
     latencies: list[int] = []
+    laid: list[int] = []
     start = perf_counter()
     with mock.patch.dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1"), _journal() as journal:
         hands = _Hands(load_layout(LAYOUT), journal, game.name,
                        enough=lambda: bool(latencies) and perf_counter() - start >= seconds)
-        _time_lights(hands, latencies)
+        _time_lights(hands, latencies, laid)
         _run_while_playing(hands, game)
     latencies.sort()
+    laid.sort()
     return {
         "light_changes": len(latencies),
+        "laid_to_light_ms_p50": round(laid[len(laid) // 2] / 1e6, 1),
+        "laid_to_light_ms_p95": round(laid[int(len(laid) * 0.95)] / 1e6, 1),
+        "laid_to_light_ms_p99": round(laid[int(len(laid) * 0.99)] / 1e6, 1),
         "read_to_light_us_p50": round(latencies[len(latencies) // 2] / 1e3, 1),
         "read_to_light_us_p99": round(latencies[int(len(latencies) * 0.99)] / 1e3, 1),
         "read_to_light_us_max": round(latencies[-1] / 1e3, 1),
@@ -127,8 +132,13 @@ class _Hands(SimulatedTable):
         self.enough = enough
         self.stop = threading.Event()
         self.answers = 0
+        self.laid: dict[str, int] = {}   # pad -> when its card was laid (perf_counter_ns)
         for kind in (Accepted, Refused):
             self.table.bus.subscribe(kind, self._answered)
+
+    def put(self, pad: str, card: str) -> None:
+        self.laid[pad] = perf_counter_ns()
+        super().put(pad, card)
 
     def press(self, seat: int, button: str) -> None:
         answers = self.answers
@@ -166,23 +176,24 @@ def _hands_play(hands: _Hands, game: Game, window, failed: list[BaseException]) 
         window.running = False
 
 
-def _time_lights(sim: SimulatedTable, latencies: list[int]) -> None:
+def _time_lights(sim: _Hands, latencies: list[int], laid: list[int]) -> None:
     """Append to `latencies` the time (ns) from each raw read that settled a card to the first change of the pins
-    of the seat light it changed (the first light it changed, when its new look has another colour)."""
-    settled: dict[str, int | None] = {"at": None}   # the raw read of the card placed last, until a light shows it
-    changing: dict[int, int] = {}                    # seat -> the raw read its light is changing for
+    of the seat light it changed (the first light it changed, when its new look has another colour), and to
+    `laid` the time from the moment that card was laid."""
+    settled: dict[str, tuple[int, int] | None] = {"at": None}   # (laid, raw read) of the card placed last
+    changing: dict[int, tuple[int, int]] = {}                    # seat -> (laid, raw read) its light changes for
     bus = sim.table.bus
-    bus.subscribe(CardPlaced, lambda event: settled.update(at=event.at_ns))
+    bus.subscribe(CardPlaced, lambda event: settled.update(at=(sim.laid.get(event.pad, event.at_ns), event.at_ns)))
     bus.subscribe(ButtonDown, lambda event: settled.update(at=None))   # what follows a press is not the card's
     for spec in sim.table.layout.seats:
         light = sim.table.lights[spec.number]
         light.show = _showing(light, spec.number, settled, changing)
         for number in spec.light:
             pin = sim.factories[spec.board].pin(number)   # a MockPWMPin: every state it takes goes through this
-            pin._change_state = _pin_changing(pin._change_state, spec.number, changing, latencies)
+            pin._change_state = _pin_changing(pin._change_state, spec.number, changing, latencies, laid)
 
 
-def _showing(light, seat: int, settled: dict, changing: dict[int, int]):
+def _showing(light, seat: int, settled: dict, changing: dict[int, tuple[int, int]]):
     """Wrap `light.show` to note, for the seat, the raw read it shows the consequence of."""
     show = light.show
 
@@ -195,13 +206,15 @@ def _showing(light, seat: int, settled: dict, changing: dict[int, int]):
     return showing
 
 
-def _pin_changing(change, seat: int, changing: dict[int, int], latencies: list[int]):
-    """Wrap a mock pin's state change to time the first one after a light began changing for a raw read."""
+def _pin_changing(change, seat: int, changing: dict[int, tuple[int, int]], latencies: list[int], laid: list[int]):
+    """Wrap a mock pin's state change to time the first one after a light began changing for a laid card."""
     def changed(value) -> bool:
         if not change(value):
             return False
-        read = changing.pop(seat, None)
-        if read is not None:
-            latencies.append(perf_counter_ns() - read)
+        times = changing.pop(seat, None)
+        if times is not None:
+            now = perf_counter_ns()
+            laid.append(now - times[0])
+            latencies.append(now - times[1])
         return True
     return changed

@@ -6,6 +6,7 @@ import contextlib
 import functools
 import importlib.util
 import io
+import random
 import statistics
 from collections.abc import Callable
 
@@ -13,9 +14,13 @@ from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, SpiBoard, T
 from table.hardware.rfid.mfrc522 import FIELD_SETTLE_MS, Mfrc522
 
 PADS = 9
+HUBS = 8               # a hub table: each hub polls its own PADS while the others do
+HUB_STEP_US = 300      # assumed: a hub's loop step besides its one reader's poll (serial, buttons, lights; not measured)
+HOST_ROUND_S = 0.02    # the host polls its hub pads (the hubs' last reports) every poll_interval
+LAYS = 400             # cards laid at random moments, for the time to place one
+BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}
 SPI_HZ = 1_000_000
 OVERHEAD_US = 25.0     # assumed host cost of one SPI transfer (a spidev call on a Pi, machine.SPI on a Pico)
-BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}
 
 
 def bench_readers() -> dict:
@@ -27,18 +32,72 @@ def bench_readers() -> dict:
     drivers wait by reading status registers, so with time modelled they make
     more transfers than the instant count; ours also waits FIELD_SETTLE_MS
     after switching the field on at each poll (mfrc522 0.0.7 leaves it on).
-    A 9-pad round is nine such polls (chip-select GPIO toggles not counted).
+    The field stays on: the first poll pays FIELD_SETTLE_MS and identifies
+    the card; the next polls of a card left on the pad check it (`_left`).
+    A 9-pad round is nine such polls (chip-select GPIO toggles not counted);
+    a hub table's round is its slowest hub's (each hub polls its own pads,
+    one a step, while the others do). `*_laid_to_placed_ms_*`: a card laid
+    at a random moment on an empty pad among 8 pads holding 7-byte cards,
+    until presence places it (the poller confirms a new card at once), on a
+    9-pad SPI table and on a hub table (the hub confirms it, then the host's
+    next round).
     """
-    figures = {"spi_hz": SPI_HZ, "overhead_us_per_transfer": OVERHEAD_US, "pads": PADS}
+    figures = {"spi_hz": SPI_HZ, "overhead_us_per_transfer": OVERHEAD_US, "pads": PADS, "hubs": HUBS}
     for name, uid in [("empty", None)] + [("uid%d" % n, uid) for n, uid in BENCH_UIDS.items()]:
-        counted, modelled = _polls(_our_poll, uid, False, 1)[0], _polls(_our_poll, uid, True, 1)[0]
+        counted, first, left = _polls(_our_poll, uid, False, 1)[0], *_polls(_our_poll, uid, True, 2)
         figures["ours_%s_poll_transfers" % name] = counted["transfers"]
         figures["ours_%s_poll_bytes" % name] = counted["bytes"]
-        figures["ours_%s_poll_modelled_transfers" % name] = modelled["transfers"]
-        figures["ours_%s_poll_modelled_us" % name] = round(modelled["us"])
-        figures["ours_round_ms_%s" % name] = round(PADS * modelled["us"] / 1e3, 1)
+        figures["ours_%s_poll_modelled_transfers" % name] = first["transfers"]
+        figures["ours_%s_poll_modelled_us" % name] = round(first["us"])
+        figures["ours_%s_left_poll_modelled_us" % name] = round(left["us"])
+        figures["ours_round_ms_%s" % name] = round(PADS * left["us"] / 1e3, 1)
+        figures["ours_scans_per_s_%s" % name] = round(1e6 / (PADS * left["us"]), 1)
+        hub_round_us = PADS * (left["us"] + HUB_STEP_US)
+        figures["hub_round_ms_%s" % name] = round(hub_round_us / 1e3, 1)
+        figures["hub_scans_per_s_%s" % name] = round(1e6 / hub_round_us, 1)
+    for table in ("ours", "hub"):
+        placed = sorted(_laid_to_placed_ms(table == "hub", random.Random(1)))
+        figures["%s_laid_to_placed_ms_p50" % table] = round(placed[len(placed) // 2], 1)
+        figures["%s_laid_to_placed_ms_p95" % table] = round(placed[int(len(placed) * 0.95)], 1)
     figures.update(_bench_package())
     return figures
+
+
+def _laid_to_placed_ms(hub: bool, rng: random.Random) -> list[float]:
+    """Times (ms) from a card laid on pad 0 (empty, among PADS - 1 pads holding 7-byte cards) to its placing."""
+    timing = Timing(SPI_HZ, OVERHEAD_US)
+    chips = [EmulatedChip(timing=timing)] + [EmulatedChip(EmulatedCard("04%012X" % pad), timing=timing)
+                                             for pad in range(1, PADS)]
+    polls = [_our_poll(chip) for chip in chips]
+    now = 0.0
+    for chip, poll in zip(chips, polls):   # every card known, as on a table in play
+        chip.now_us = now
+        poll()
+        now = chip.now_us
+    placed = []
+    for _ in range(LAYS):
+        laid = now + rng.uniform(0, 100_000)
+        card = EmulatedCard(BENCH_UIDS[7])
+        reads, pad, step = [], 0, HUB_STEP_US if hub else 0
+        while len(reads) < 2 or reads[-2:] != [card.uid] * 2:
+            chip = chips[pad]
+            if pad == 0 and card not in chip.cards and now + step >= laid:
+                chip.now_us = laid
+                chip.place(card)
+            chip.now_us = now + step
+            read = polls[pad]()
+            now = chip.now_us
+            if pad == 0:
+                reads.append(read)
+            if pad != 0 or read is None or len(reads) > 1 and reads[-2] == read:
+                pad = (pad + 1) % PADS   # a new card is read again at once (the poller, the hub's next step)
+        if hub:   # the hub reports it; the host's next round reads it twice (a new card confirmed at once)
+            now += rng.uniform(0, HOST_ROUND_S * 1e6)
+        placed.append((now - laid) / 1e3)
+        chips[0].now_us = now
+        chips[0].lift(card)
+        polls[0]()
+    return placed
 
 
 def _our_poll(chip: EmulatedChip) -> Callable:

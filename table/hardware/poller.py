@@ -44,6 +44,11 @@ class ReaderPoller:
     presence neither places nor removes a card on it. Times come from
     `clock` (seconds, monotonic).
 
+    A read that sees a card the reader's previous read did not (a card laid,
+    or another in its place) is confirmed at once: the reader is polled again
+    in the same round and both reads are published, so presence can place the
+    card without waiting a round. A read of no card waits for the next rounds.
+
     A card asked to prove itself (ProofAsked, a staff card) is asked by its
     pad's reader before the next round, and its answer published
     (ProofGiven): the poller's thread is the one that speaks to the readers.
@@ -62,6 +67,7 @@ class ReaderPoller:
         self.failing: dict[str, _Failing] = {}
         self.heartbeats = (Heartbeat("poller"), Heartbeat("reader nurse"))   # of the threads `run` runs
         self._asked: deque[ProofAsked] = deque()   # proofs asked on the dispatcher's thread, given on the poller's
+        self._last: dict[str, str | None] = {}     # pad -> the UID its last published read saw
         bus.subscribe(ProofAsked, self._asked.append)
 
     def poll_once(self) -> None:
@@ -71,7 +77,8 @@ class ReaderPoller:
         self._nurse()
 
     def run(self, stop: threading.Event, interval_s: float = 0.02) -> None:
-        """Poll every `interval_s` seconds until `stop` is set; the body of a poller thread.
+        """Start a round every `interval_s` seconds (the next at once when a round takes longer) until `stop` is
+        set; the body of a poller thread.
 
         The failing readers are nursed on a thread of their own, so that a
         reset that blocks (a hard reset waits 50 ms for the chips to start)
@@ -92,7 +99,7 @@ class ReaderPoller:
             if reader.pad in self.failing:
                 continue
             try:
-                uid = reader.poll()
+                reads = self._reads(reader)
             except Exception as fault:   # whatever one reader raises is its fault: never the poller thread's end
                 if not isinstance(fault, ReaderFault):
                     log.error("reader %s raised %r", reader.pad, fault)
@@ -100,8 +107,17 @@ class ReaderPoller:
                 now = self.clock()
                 self.failing[reader.pad] = _Failing(since=now, due=now)
                 continue
-            self.bus.publish(RawRead(reader.pad, uid))
+            for uid in reads:
+                self.bus.publish(RawRead(reader.pad, uid))
+            self._last[reader.pad] = reads[-1]
         self.bus.publish(Tick(self.clock()))
+
+    def _reads(self, reader: Reader) -> list[str | None]:
+        """This round's reads of `reader`: one, or two when the first sees a card its last read did not."""
+        uid = reader.poll()
+        if uid is None or uid == self._last.get(reader.pad):
+            return [uid]
+        return [uid, reader.poll()]
 
     def _prove(self, asked: ProofAsked) -> None:
         """Ask the card on a pad for the PACK of a password, and publish its answer (None from a failing reader)."""
@@ -133,6 +149,7 @@ class ReaderPoller:
                 continue
             self.bus.publish(ReaderRecovered(reader.pad))
             self.bus.publish(RawRead(reader.pad, uid))
+            self._last[reader.pad] = uid
             del self.failing[reader.pad]
 
     def _failed_again(self, reader: Reader, failing: _Failing) -> None:
@@ -145,9 +162,12 @@ class ReaderPoller:
 
 
 def _every(step: Callable[[], None], stop: threading.Event, interval_s: float, heartbeat: Heartbeat) -> None:
-    """Call `step` every `interval_s` seconds until `stop` is set, beating `heartbeat` each time."""
+    """Start `step` every `interval_s` seconds (at once after a step that took longer) until `stop` is set, beating
+    `heartbeat` each time: the wait never adds to a step's own time."""
+    due = time.monotonic()
     while not stop.is_set():
         heartbeat.beat()
         step()
-        stop.wait(interval_s)
+        due = max(due + interval_s, time.monotonic())
+        stop.wait(due - time.monotonic())
     heartbeat.stop()

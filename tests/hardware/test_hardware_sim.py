@@ -105,12 +105,14 @@ def test_noisy_reader_is_deterministic_given_its_rng():
     assert reads(7) != reads(8)
 
 
-def test_poll_once_publishes_one_raw_read_per_reader_in_order():
+def test_poll_once_publishes_one_raw_read_per_reader_in_order_and_confirms_a_card_first_seen_at_once():
     first, second = VirtualReader("seat1"), VirtualReader("centre")
     second.place("BB")
     table = Table(first, second)
     table.poll()
-    assert [(r.pad, r.uid) for r in table.reads] == [("seat1", None), ("centre", "BB")]
+    assert [(r.pad, r.uid) for r in table.reads] == [("seat1", None), ("centre", "BB"), ("centre", "BB")]
+    table.poll()
+    assert [(r.pad, r.uid) for r in table.reads[3:]] == [("seat1", None), ("centre", "BB")]
 
 
 def test_run_polls_until_stopped():

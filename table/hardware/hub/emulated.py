@@ -26,7 +26,7 @@ from table.hardware.rfid import mfrc522
 from table.hardware.rfid.emulator import EmulatedChip
 
 FIRMWARE = Path(__file__).resolve().parents[3] / "firmware" / "hub" / "hub.py"
-STEP_S = 0.001   # the firmware's main loop sleeps this long between steps, as main.py does
+STEP_S = 0.001   # between steps (on a Pico each step's poll takes this long; emulated chips take no time)
 
 
 @functools.cache

@@ -9,10 +9,14 @@ air are lists of bits, least significant bit of each byte first, as sent.
 Time: by default a frame exchange completes at once (by the next register
 read), which is how transfer budgets are counted. With a `Timing`, each SPI
 transfer takes its bytes at the SPI clock plus a fixed host overhead, and an
-exchange completes after its air time at 106 kbit/s (frame, frame delay
-time, answer) or, when no card answers, after the period the chip's timer
-registers set; a driver then reads its status as often as it would on
-hardware.
+exchange completes after its air time at 106 kbit/s (ISO 14443-3: the frame
+with its start, parity and end bits; the frame delay time, 1236/fc after a
+last bit 0 and 1172/fc after a 1; the answer) or, when no card answers,
+after the period the chip's timer registers set; a frame is not sent before
+the guard time (1172/fc) after the last answer ends; a card answers only
+once it has been in the field `Timing.power_up_us`, and an answer from a
+card lifted before it ends is lost. A driver then reads its status as often
+as it would on hardware.
 
 Simplifications: parity bits are not modelled; the timer only exists as its
 TimerIRq after an unanswered frame (when TModeReg.TAuto is set);
@@ -39,7 +43,7 @@ import sys
 import types
 from unittest import mock
 
-from table.hardware.rfid.mfrc522 import crc_a
+from table.hardware.rfid.mfrc522 import cascade_parts, crc_a
 
 # --- bits on the air
 
@@ -86,14 +90,12 @@ class EmulatedCard:
         self.state = "off"
         self.halted = False
         self.level = 0
+        self.placed_us = 0.0      # when it was laid in its chip's field (modelled time)
 
     @property
     def cascade(self) -> list[bytes]:
         """The UID part of each cascade level with its BCC (cascade tag first on levels that are not the last)."""
-        u = self.uid
-        parts = {4: [u], 7: [bytes([CASCADE_TAG]) + u[:3], u[3:]],
-                 10: [bytes([CASCADE_TAG]) + u[:3], bytes([CASCADE_TAG]) + u[3:6], u[6:]]}[len(u)]
-        return [part + bytes([part[0] ^ part[1] ^ part[2] ^ part[3]]) for part in parts]
+        return cascade_parts(self.uid)
 
     @property
     def atqa(self) -> bytes:
@@ -268,7 +270,8 @@ CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)   # ModeReg.CRCPreset
 
 
 BIT_US = 128 / 13.56      # one bit on the air at 106 kbit/s
-FDT_US = 1236 / 13.56     # frame delay time: from the reader's last bit to the card's first
+FDT_US = (1172 / 13.56, 1236 / 13.56)   # frame delay time, reader's last bit to the card's first, after a last bit 1 / 0
+GUARD_US = 1172 / 13.56   # the least time from the end of a card's answer to the reader's next frame
 
 
 def air_us(bits: int) -> float:
@@ -277,11 +280,14 @@ def air_us(bits: int) -> float:
 
 
 class Timing:
-    """A model of time for the emulator: SPI at `spi_hz`, plus `overhead_us` per transfer for the host's call into its SPI driver."""
+    """A model of time for the emulator: SPI at `spi_hz`, plus `overhead_us` per transfer for the host's call into
+    its SPI driver; a card answers once it has been in the field `power_up_us` (ISO 14443-3 allows 5 ms; real
+    cards need well under 1)."""
 
-    def __init__(self, spi_hz: int = 1_000_000, overhead_us: float = 25.0) -> None:
+    def __init__(self, spi_hz: int = 1_000_000, overhead_us: float = 25.0, power_up_us: float = 1000.0) -> None:
         self.spi_hz = spi_hz
         self.overhead_us = overhead_us
+        self.power_up_us = power_up_us
 
     def transfer_us(self, length: int) -> float:
         return length * 8e6 / self.spi_hz + self.overhead_us
@@ -302,6 +308,8 @@ class EmulatedChip:
         self.transfers = 0
         self.bytes = 0
         self.now_us = 0.0
+        self.field_us = 0.0       # when the field last came on
+        self.quiet_us = 0.0       # when the last answer on the air ended
         self.deaf: tuple[int, str] | None = None   # (value read, "soft" or "hard": the reset that cures it)
         self.reset_pin = None
         self._reset_states_seen = 0
@@ -311,7 +319,9 @@ class EmulatedChip:
     # --- the outside world
 
     def place(self, *cards: EmulatedCard) -> None:
-        """Put cards on the pad."""
+        """Put cards on the pad (now, in the chip's modelled time)."""
+        for card in cards:
+            card.placed_us = self.now_us
         self.cards.extend(cards)
 
     def lift(self, *cards: EmulatedCard) -> None:
@@ -415,10 +425,13 @@ class EmulatedChip:
         elif register == COLL:
             self.regs[COLL] = value & 0x80 | self.regs[COLL] & 0x7F
         elif register == TX_CONTROL:
+            was_on = self.field
             self.regs[TX_CONTROL] = value
             if not self.field:
                 for card in self.cards:
                     card.power_off()
+            elif not was_on:
+                self.field_us = self.now_us
         elif register not in (ERROR, STATUS1, FIFO_LEVEL, CONTROL, VERSION):   # read-only or not modelled
             self.regs[register] = value
 
@@ -462,20 +475,40 @@ class EmulatedChip:
         framing = self.regs[BIT_FRAMING]
         frame = to_bits(bytes(self.fifo), framing & 0x07)
         self.fifo.clear()
-        answers = [card.hear(frame) for card in list(self.cards)] if self.field else []
-        answers = [answer for answer in answers if answer is not None]
-        sent = air_us(len(frame))
-        steps = [(sent, lambda: self._irq(TX_IRQ))]
-        if answers:
-            received, collision = _superpose(answers)
-            steps.append((sent + FDT_US + air_us(len(received)),
-                          lambda: self._receive(received, collision, framing >> 4 & 0x07)))
+        heard = [(card, card.hear(frame)) for card in list(self.cards) if self._powered(card)]
+        heard = [(card, answer) for card, answer in heard if answer is not None]
+        timed = self.timing is not None
+        start = max(self.now_us, self.quiet_us + GUARD_US) if timed else self.now_us
+        sent = start + air_us(len(frame)) * timed
+        timeout = (sent + self.timer_us() * timed, lambda: self._irq(TIMER_IRQ))
+        self._steps = [(sent, lambda: self._irq(TX_IRQ))]
+        if heard:
+            end = sent + (FDT_US[frame[-1]] + air_us(max(len(answer) for _, answer in heard))) * timed
+            self._steps.append((end, lambda: self._answers(heard, framing >> 4 & 0x07, end, timeout)))
         elif self.regs[T_MODE] & 0x80:        # TAuto: the timer starts after sending and runs out
-            steps.append((sent + self.timer_us(), lambda: self._irq(TIMER_IRQ)))
-        self._steps = [(self.now_us + (delay if self.timing is not None else 0), step) for delay, step in steps]
+            self._steps.append(timeout)
         self.regs[ERROR] = 0
         self.regs[COLL] |= 0x20               # CollPosNotValid until a collision is seen
         self._settle()
+
+    def _powered(self, card: EmulatedCard) -> bool:
+        """Whether `card` is powered up in the field: with time modelled, `power_up_us` after the field came on or
+        the card was laid in it."""
+        if not self.field:
+            return False
+        return self.timing is None or self.now_us >= max(self.field_us, card.placed_us) + self.timing.power_up_us
+
+    def _answers(self, heard: list[tuple[EmulatedCard, list[int]]], align: int, end: float, timeout) -> None:
+        """The cards' answers end (at `end`): the chip receives those of the cards still in the field (a card lifted
+        before its answer ended is not heard; with none left, the `timeout` step comes)."""
+        answers = [answer for card, answer in heard if card in self.cards]
+        if not answers:
+            if self.regs[T_MODE] & 0x80:
+                self._steps.append(timeout)
+            return
+        self.quiet_us = end
+        received, collision = _superpose(answers)
+        self._receive(received, collision, align)
 
     def _settle(self) -> None:
         """Take the steps of the frame exchange under way whose time has come."""

@@ -5,12 +5,16 @@ hub's Pico, so it uses builtins only and needs no clock: every wait is a
 bounded number of register reads, but for the wait for a card to power up
 after the field comes on, which the caller gives as `settle`.
 
-A poll cycle switches the antenna on, lets the cards in the field power up
-(`settle`), wakes every card in the field (WUPA, so
-a card halted by the previous poll answers again), runs the anticollision
-loop over the cascade levels (4-, 7- and 10-byte UIDs), selects the card
-(CRC_A checked on the SAK), halts it and switches the antenna off again, so
-idle pads do not read their neighbours' cards.
+The field stays on from one poll to the next (it is switched on, and the
+cards given `settle` to power up, only at the first poll after a reset or a
+proof). A poll wakes every card in the field (WUPA, so a card halted by the
+previous poll answers again). The card the previous poll read is checked
+cheaply: selected at once with its known UID, cascade level by cascade
+level, without anticollision; only a card that does not answer to it (a new
+card, which powers up IDLE, or none) costs a full identification: the
+anticollision loop over the cascade levels (4-, 7- and 10-byte UIDs) and
+SELECT (CRC_A checked on the SAK). The card is then halted, so that only a
+WUPA wakes it again.
 
 SPI framing (MFRC522 datasheet 8.1.2): a write sends the register address and
 then any number of bytes for that one register (so the FIFO is filled in one
@@ -61,10 +65,11 @@ ANTENNA_ON = 0x83        # TxControlReg: Tx1RFEn and Tx2RFEn
 ANTENNA_OFF = 0x80
 
 # Set at probe and read back: the timer starts when a frame is sent (TAuto)
-# and times out after (20 + 1) ticks of 25 us = 525 us, six times the frame
-# delay time of an ISO 14443-A card; 100 % ASK. Then bitwise anticollision.
-# CRC_A is computed here, not by the chip.
-TIMER = 20
+# and times out after (9 + 1) ticks of 25 us = 250 us, almost three times the
+# frame delay time of an ISO 14443-A card (1236/fc = 91 us; the timer stops
+# at the first bit received, so a long answer is not cut); 100 % ASK. Then
+# bitwise anticollision. CRC_A is computed here, not by the chip.
+TIMER = 9
 WRITE_TIMER = 240             # ticks: 6 ms, for a card that programs its memory before it answers
 SETTINGS = (
     (T_MODE, 0x80),
@@ -85,6 +90,7 @@ CASCADE_TAG = 0x88
 SAK_INCOMPLETE = 0x04
 HLTA = b"\x50\x00"
 LONGEST_ANSWER = 5            # bytes: a UID part and its BCC
+COLLIDED = b"\x00\x00"        # stands for the ATQA of cards whose ATQAs differ (no card's is 00 00: one of b1-b5 is set)
 
 # NTAG21x (NXP NTAG213/215/216 datasheet, section 10): commands to a selected card, and its password protection
 GET_VERSION = 0x60
@@ -111,13 +117,23 @@ RESET_LOW_MS = 1    # a hard reset holds NRSTPD low this long (the datasheet ask
 STARTUP_MS = 50     # then waits this long for the oscillator to start before anything speaks to the chip
                     # (a wide margin over the datasheet's crystal start-up)
 # A card in the field needs time to power up before it can answer: ISO 14443-3
-# allows it up to 5 ms after the field comes on, and the driver switches the
-# field off after every poll, so every poll is a cold start. Real cards
-# (MIFARE Classic and Ultralight, NTAG) are ready well within 1 ms, so 2 ms is
-# a margin for them that keeps the poll cycle short: the wait is paid at each
-# poll of each reader (18 ms a round with 9 readers, where 5 ms would cost 45).
-# A card slower than that reads as no card.
+# allows it up to 5 ms after the field comes on. Real cards (MIFARE Classic
+# and Ultralight, NTAG) are ready well within 1 ms, so 2 ms is a margin for
+# them. The field stays on between polls, so the wait is paid only when the
+# field comes on (after a reset or a proof); a card laid in a field already on
+# that is not ready yet reads as no card at this poll and is read at the next.
 FIELD_SETTLE_MS = 2
+
+
+def cascade_parts(uid):
+    """The UID part of each cascade level of `uid` (4, 7 or 10 bytes) with its BCC, the cascade tag first on levels
+    that are not the last."""
+    parts = []
+    while len(uid) > 4:
+        parts.append(bytes((CASCADE_TAG,)) + uid[:3])
+        uid = uid[3:]
+    parts.append(uid)
+    return [part + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],)) for part in parts]
 
 
 def crc_a(data, preset=0x6363):
@@ -135,10 +151,11 @@ class Mfrc522:
 
     `hard_reset`, if given, pulses the chip's reset pin low then high and
     returns once the chip can be spoken to again. `settle`, if given, is
-    called right after the antenna is switched on at each poll and returns
-    once a card in the field has had time to power up (ISO 14443-3 gives a
-    card up to 5 ms; the field is off between polls, so every poll is a cold
-    start). The driver has no clock of its own: the caller's settle sleeps.
+    called right after the antenna is switched on and returns once a card in
+    the field has had time to power up (ISO 14443-3 gives a card up to 5 ms).
+    The field stays on between polls, so that is at the first poll after a
+    reset or a proof. The driver has no clock of its own: the caller's settle
+    sleeps.
     """
 
     def __init__(self, transfer, hard_reset=None, settle=None):
@@ -146,10 +163,13 @@ class Mfrc522:
         self._hard_reset = hard_reset
         self._settle = settle
         self.version = None
+        self._field = False    # the antenna is on and the cards in it had time to power up
+        self._known = None     # (UID, ATQA) of the card the last poll read and halted, checked first at the next
 
     def probe(self) -> int:
         """Soft-reset and set up the chip; its VersionReg value. Raises ReaderFault if it does not answer as an MFRC522."""
         self.version = None
+        self._forget()                          # a soft reset switches the field off
         self._write(COMMAND, (SOFT_RESET,))
         for _ in range(RESET_READS):
             if not self._read((COMMAND,))[0] & POWER_DOWN:
@@ -173,7 +193,9 @@ class Mfrc522:
 
         Raises ReaderFault when the chip stops answering.
         """
-        return self._in_field(self._identify)
+        known, self._known = self._known, None
+        self._known = self._in_field(lambda: self._find(known), keep=True)
+        return None if self._known is None else self._known[0]
 
     def authenticate(self, password, uid=None):
         """The PACK (2 bytes) the card on the pad answers to PWD_AUTH with `password` (4 bytes): an NTAG21x proves
@@ -200,7 +222,12 @@ class Mfrc522:
 
     def antenna_off(self):
         """Switch the RF field off (cards in it lose power)."""
+        self._forget()
         self._write(TX_CONTROL, (ANTENNA_OFF,))
+
+    def _forget(self):
+        """The field is (going) off: the next poll powers the cards up again and knows no card."""
+        self._field, self._known = False, None
 
     def _probes(self):
         try:
@@ -209,25 +236,33 @@ class Mfrc522:
             return False
         return True
 
-    def _in_field(self, step):
-        """`step()` with the antenna on and the cards in the field powered up, then the field off again (a card
-        loses power, and with it its selection and its authentication)."""
+    def _in_field(self, step, keep=False):
+        """`step()` with the antenna on and the cards in the field powered up; then the field stays on if `keep`,
+        else goes off (a card loses power, and with it its selection and its authentication). On a fault the
+        field goes off."""
         if self.version is None:
             self.probe()
-        self._write(TX_CONTROL, (ANTENNA_ON,))
+        kept = False
+        self._write(TX_CONTROL, (ANTENNA_ON,))   # written at every poll: a chip that lost it has it again
         try:
-            if self._settle is not None:
-                self._settle()   # the card powers up in the field before it is spoken to
+            if not self._field:
+                if self._settle is not None:
+                    self._settle()   # the cards power up in the field before they are spoken to
+                self._field = True
             self._write(COMMAND, (TRANSCEIVE,))
-            return step()
-        finally:
+            result = step()
             self._write(COMMAND, (IDLE,))
-            self.antenna_off()
+            kept = keep
+            return result
+        finally:
+            if not kept:
+                self._write(COMMAND, (IDLE,))
+                self.antenna_off()
 
     def _with_card(self, step, uid=None):
         """With one card selected (and left selected), `step()`; None when no card is there, or another than `uid`."""
         def selected():
-            found = self._identify(halt=False)
+            found = self._wake() and self._cascade()
             return None if found is None or uid is not None and found != uid else step()
         return self._in_field(selected)
 
@@ -268,10 +303,40 @@ class Mfrc522:
             self._write(T_RELOAD_L, (TIMER,))
         return answer is not None and answer[1] == 4 and answer[0][0] & 0x0F == ACK
 
-    def _identify(self, halt=True):
-        """Wake, select and (unless told not to) halt one card; its UID or None."""
-        if self._transceive(bytes((WUPA,)), tx_bits=7) is None:
+    def _find(self, known):
+        """Wake the cards in the field, select one and halt it: (its UID, the ATQA heard), or None.
+
+        `known` (what the last poll read) is checked first: when the ATQA is
+        that card's, the card is selected at once with its known UID; a card
+        that does not answer is no longer there, and the cards in the field
+        (back in IDLE or HALT after a SELECT not theirs) are identified. When
+        a card answered but was not read (an answer lost or garbled), the
+        field goes off: no card is left halfway through an exchange.
+        """
+        atqa = self._wake()
+        if atqa is None:
             return None
+        if known is not None and atqa == known[1]:
+            if self._select_known(known[0]):
+                return known
+            atqa = self._wake()
+        uid = atqa and self._cascade()
+        if uid:
+            self._halt()
+            return uid, atqa
+        self.antenna_off()   # a card answered but was not read: it powers up IDLE at the next poll, whatever its state
+        return None
+
+    def _wake(self):
+        """WUPA: the ATQA the cards in the field answer (COLLIDED when their answers differ); None when none does."""
+        answer = self._transceive(bytes((WUPA,)), tx_bits=7, longest=2)
+        if answer is None:
+            return None
+        return answer[0] if answer[2] is None and answer[1] == 16 else COLLIDED
+
+    def _cascade(self):
+        """Anticollision and SELECT over the cascade levels, the cards just woken: the UID of the card selected (left
+        ACTIVE), or None."""
         uid = b""
         for sel in SELECT:
             part = self._anticollision(sel)
@@ -279,13 +344,26 @@ class Mfrc522:
             if sak is None:
                 return None
             if not sak & SAK_INCOMPLETE:
-                if halt:
-                    self._send(HLTA + crc_a(HLTA))   # a card does not answer HLTA: wait until it is sent
                 return uid + part[:4]
             if part[0] != CASCADE_TAG:
                 return None
             uid += part[1:4]
         return None
+
+    def _select_known(self, uid):
+        """Select card `uid` (just woken) at every cascade level straight away, without anticollision, and halt it;
+        True when it answered every level as a card of that UID does."""
+        parts = cascade_parts(uid)
+        for sel, part in zip(SELECT, parts):
+            sak = self._select(sel, part)
+            if sak is None or bool(sak & SAK_INCOMPLETE) != (part is not parts[-1]):
+                return False
+        self._halt()
+        return True
+
+    def _halt(self):
+        """HLTA: the selected card goes to HALT (a card does not answer it: wait until it is sent)."""
+        self._send(HLTA + crc_a(HLTA))
 
     def _anticollision(self, sel):
         """The 5 bytes (UID part and BCC) of the card that cascade level `sel` singles out, or None.

@@ -70,14 +70,30 @@ def test_polls_stay_inside_the_transfer_budget(uid):
     assert found == bytes.fromhex(uid) and count <= 60
 
 
-def test_the_antenna_is_off_between_polls_and_the_card_was_halted():
+def test_the_field_stays_on_between_polls_and_the_card_was_halted():
     card = EmulatedCard(UIDS[1])
     chip, chip_driver = reader(card)
     heard = []
     card.hear = lambda frame, hear=card.hear: heard.append((frame, card.state)) or hear(frame)
     chip_driver.poll()
     assert heard[-1] == (to_bits(b"\x50\x00" + crc_a(b"\x50\x00")), "active")
-    assert not chip.field and card.state == "off"
+    assert chip.field and card.state == "halt"
+
+
+@pytest.mark.parametrize("uid", UIDS)
+def test_a_known_card_is_selected_again_without_anticollision(uid):
+    card = EmulatedCard(uid)
+    chip, chip_driver = reader(card)
+    chip_driver.poll()
+    heard = []
+    card.hear = lambda frame, hear=card.hear: heard.append(frame) or hear(frame)
+    found, count = transfers(chip, chip_driver.poll)
+    assert found == card.uid and card.state == "halt"
+    selects = [to_bits(bytes((sel, 0x70)) + part + crc_a(bytes((sel, 0x70)) + part))
+               for sel, part in zip(driver.SELECT, card.cascade)]
+    assert heard == [to_bits(b"\x52", 7)] + selects + [to_bits(b"\x50\x00" + crc_a(b"\x50\x00"))]
+    fresh_chip, fresh = reader(EmulatedCard(uid))
+    assert count < transfers(fresh_chip, fresh.poll)[1]
 
 
 def test_an_empty_pad_reads_nothing():
@@ -185,7 +201,7 @@ def test_the_driver_waits_out_air_time_and_the_timer(timing):
     """With time modelled, answers arrive after several status reads; every wait still ends in time."""
     cards = [EmulatedCard(uid) for uid in UIDS]
     chip = EmulatedChip(*cards, timing=timing)
-    chip_driver = Mfrc522(chip.transfer)
+    chip_driver = Mfrc522(chip.transfer, settle=lambda: setattr(chip, "now_us", chip.now_us + 2000))
     chip_driver.probe()
     while chip.cards:                      # three cards at once: read one, lift it, read the next
         uid = chip_driver.poll()
@@ -195,7 +211,7 @@ def test_the_driver_waits_out_air_time_and_the_timer(timing):
     assert chip.now_us - start > chip.timer_us()
 
 
-def test_settle_is_called_once_per_poll_between_the_antenna_coming_on_and_the_wupa():
+def test_settle_is_called_when_the_field_comes_on_and_before_the_wupa():
     chip = EmulatedChip(EmulatedCard(UIDS[0]))
     order = []
 
@@ -207,14 +223,18 @@ def test_settle_is_called_once_per_poll_between_the_antenna_coming_on_and_the_wu
     chip_driver.probe()
     antenna_on = bytes((driver.TX_CONTROL << 1, driver.ANTENNA_ON))
     wupa = bytes((driver.FIFO_DATA << 1, driver.WUPA))
-    for _ in range(3):
+    for settles in (1, 0, 0, "proof", 1, 0):
         order.clear()
+        if settles == "proof":                                  # a proof switches the field off after it
+            chip_driver.authenticate(b"1234")
+            assert not chip.field
+            continue
         assert chip_driver.poll() == bytes.fromhex(UIDS[0])
-        assert order.count("settle") == 1
-        settled = order.index("settle")
-        assert order.index(antenna_on) == settled - 1          # right after the field comes on
-        assert order.index(wupa) > settled                      # and before any card is spoken to
-        assert chip.transfers and not chip.field
+        assert order.count("settle") == settles and chip.field
+        if settles:
+            settled = order.index("settle")
+            assert order.index(antenna_on) == settled - 1      # right after the field comes on
+            assert order.index(wupa) > settled                  # and before any card is spoken to
 
 
 def test_a_driver_without_settle_polls_as_before():

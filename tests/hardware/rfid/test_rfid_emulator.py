@@ -130,6 +130,7 @@ def test_timing_adds_transfer_time_and_delays_the_answer_by_its_air_time(spi_hz)
     chip = EmulatedChip(EmulatedCard("04A1B2C3"), timing=Timing(spi_hz, overhead_us=10))
     chip.transfer(bytes([TX_CONTROL << 1, 0x83]))
     assert chip.now_us == pytest.approx(2 * 8e6 / spi_hz + 10)
+    chip.now_us += chip.timing.power_up_us          # the card powers up in the field
     chip.transfer(bytes([COMMAND << 1, TRANSCEIVE]))
     chip.transfer(bytes([FIFO_DATA << 1, 0x52]))
     chip.transfer(bytes([BIT_FRAMING << 1, 0x87]))
@@ -137,3 +138,41 @@ def test_timing_adds_transfer_time_and_delays_the_answer_by_its_air_time(spi_hz)
     while not chip.transfer(bytes([0x80 | COM_IRQ << 1, 0]))[1] & 0x20:
         reads += 1
     assert reads > 1 and chip.now_us > 350      # WUPA, frame delay time and ATQA: about 370 us on the air
+
+
+def _wupa_sent(chip: EmulatedChip) -> None:
+    """Field on, the card powered up, then WUPA sent (its answer under way)."""
+    chip.transfer(bytes([TX_CONTROL << 1, 0x83]))
+    chip.now_us += chip.timing.power_up_us
+    chip.transfer(bytes([COMMAND << 1, TRANSCEIVE]))
+    chip.transfer(bytes([FIFO_DATA << 1, 0x52]))
+    chip.transfer(bytes([BIT_FRAMING << 1, 0x87]))
+
+
+def test_with_time_modelled_a_card_lifted_before_its_answer_ends_is_not_heard_and_the_timer_runs_out():
+    card = EmulatedCard("04A1B2C3")
+    chip = EmulatedChip(card, timing=Timing(1_000_000, 25.0))
+    chip.regs[0x2A] = 0x80                              # TAuto, as the drivers set it
+    _wupa_sent(chip)
+    chip.lift(card)                                     # mid-exchange: the ATQA is on the air
+    chip.now_us += 2000
+    irq = chip.transfer(bytes([0x80 | COM_IRQ << 1, 0]))[1]
+    assert irq & 0x01 and not irq & 0x20                # TimerIRq, no RxIRq
+
+
+def test_with_time_modelled_a_card_answers_only_once_powered_up_in_the_field():
+    card = EmulatedCard("04A1B2C3")
+    chip = EmulatedChip(timing=Timing(1_000_000, 25.0, power_up_us=1000))
+    chip.regs[0x2A] = 0x80
+    chip.transfer(bytes([TX_CONTROL << 1, 0x83]))
+    chip.now_us += 5000
+    chip.place(card)                                    # laid in a field already on: powers up from now
+    chip.transfer(bytes([COMMAND << 1, TRANSCEIVE]))
+    chip.transfer(bytes([FIFO_DATA << 1, 0x52]))
+    chip.transfer(bytes([BIT_FRAMING << 1, 0x87]))
+    chip.now_us += 900
+    assert not chip.transfer(bytes([0x80 | COM_IRQ << 1, 0]))[1] & 0x20 and card.state == "off"
+    # the same WUPA once it has powered up
+    _wupa_sent(chip)
+    chip.now_us += 1000
+    assert chip.transfer(bytes([0x80 | COM_IRQ << 1, 0]))[1] & 0x20 and card.state == "ready"
