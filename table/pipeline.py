@@ -37,7 +37,8 @@ class Table:
         self.hardware = hardware(self.bus)
         self.lights = self.hardware.lights
         self.steps = 0
-        self.poller = ReaderPoller(self.hardware.readers.values(), self.bus, self.clock)
+        # the table's clock as it is when read: one set on the table later (a demo's, a test's) times the rounds too
+        self.poller = ReaderPoller(self.hardware.readers.values(), self.bus, lambda: self.clock())
         self.presence = PresenceTracker(self.bus, layout.presence.place_after, layout.presence.remove_after)
         self.session = TableSession(layout, registry, journal, self.bus, game)
         self.faults = ReaderFaults(layout, self.bus)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from table.events import Accepted
 from table.hardware.simulated import Noise
-from table.registry import GAMES
 from table.layout import load_layout
+from table.registry import GAMES
 from table.session.replay import public_state
 from table.sim.simulated_table import SimulatedTable
 from table.storage.journal import Journal
@@ -52,7 +52,7 @@ def run_demo(args: Namespace) -> int:
     journal = Journal(args.journal or ":memory:", origin="demo")
     sim = SimulatedTable(layout, journal, game=game.name, noise=NOISY if args.noise else Noise(), seed=args.seed)
     pace = PlayersPace()
-    sim.table.clock = sim.table.poller.clock = pace   # the Ticks of its poll rounds too
+    sim.table.clock = pace
     sim.table.bus.subscribe(Accepted, pace.took)
     bots = game.bots.Players(sim, list(range(1, args.players + 1)), random.Random(args.seed))
     after_round = _frame_writer(args) if args.frames else (lambda view: None)

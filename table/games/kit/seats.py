@@ -25,7 +25,8 @@ def seated(view: dict, seats: Sequence[int], paths: Iterable[str]) -> dict:
 
 
 def _copied(node: Any) -> Any:
-    """A copy of a view's dicts and lists, each copied once wherever it appears (a view may hold one part twice)."""
+    """A copy of a view's dicts and lists; a part the view holds in two places is copied for each, so that each
+    place is seated once."""
     if isinstance(node, dict):
         return {key: _copied(value) for key, value in node.items()}
     if isinstance(node, (list, tuple)):
