@@ -251,12 +251,11 @@ class Mfrc522:
                 self._field = True
             self._write(COMMAND, (TRANSCEIVE,))
             result = step()
-            self._write(COMMAND, (IDLE,))
             kept = keep
             return result
         finally:
+            self._write(COMMAND, (IDLE,))
             if not kept:
-                self._write(COMMAND, (IDLE,))
                 self.antenna_off()
 
     def _with_card(self, step, uid=None):
