@@ -15,7 +15,7 @@ from table.hardware.rfid.mfrc522 import FIELD_SETTLE_MS, Mfrc522
 
 PADS = 9
 HUBS = 8               # a hub table: each hub polls its own PADS while the others do
-HUB_STEP_US = 300      # assumed: a hub's loop step besides its one reader's poll (serial, buttons, lights; not measured)
+HUB_STEP_US = 300      # assumed, not measured: a hub's loop step besides its reader's poll (serial, buttons, lights)
 HOST_ROUND_S = 0.02    # the host polls its hub pads (the hubs' last reports) every poll_interval
 LAYS = 400             # cards laid at random moments, for the time to place one
 BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}

@@ -68,8 +68,8 @@ def card(name: str, status: str | None, live: str | None, games: list[dict], lan
     game = state.get("game") if state.get("game") in GAMES else None
     t = Translator(lang, game)   # the pages' texts are common ones (assets/i18n/LANG/common.toml)
     line, seats = _now(state, t)
-    return Card(name=name, status=status if status in ("online", "offline") else "", game=t("game_name") if game else "", line=line,
-                seats=seats, clock=_clock(state.get("clock"), t),
+    return Card(name=name, status=status if status in ("online", "offline") else "",
+                game=t("game_name") if game else "", line=line, seats=seats, clock=_clock(state.get("clock"), t),
                 results=[result for body in games if (result := _result(body, lang)) is not None])
 
 
