@@ -194,12 +194,25 @@ class Canvas:
         return draw.text(self.surf, text, size, colour, "midtop", (SIZE[0] // 2, y), width=SIZE[0] - 2 * margin,
                          lines=lines)
 
-    def prompt_bar(self, text: str) -> None:
-        """What to do now, in gold on the bottom bar (nothing when `text` is empty)."""
-        if text:
-            bar = pygame.Rect(0, SIZE[1] - PROMPT, SIZE[0], PROMPT)
-            pygame.draw.rect(self.surf, PANEL_HI, bar)
-            draw.text(self.surf, text, 44, GOLD, "center", bar.center, width=SIZE[0] - 40, lines=1)
+    def prompt_bar(self, text: str, explain: bool = True) -> None:
+        """What to do now, in gold on the bottom bar (nothing when `text` is empty); in a first game, and why
+        under it (`why`), unless not to `explain`."""
+        if not text:
+            return
+        bar = pygame.Rect(0, SIZE[1] - PROMPT, SIZE[0], PROMPT)
+        pygame.draw.rect(self.surf, PANEL_HI, bar)
+        why = self.why() if explain else ""
+        if why:
+            draw.text(self.surf, text, 30, GOLD, "midtop", (bar.centerx, bar.y + 1), width=SIZE[0] - 40)
+            draw.text(self.surf, why, 26, TEXT, "midbottom", (bar.centerx, bar.bottom - 1), width=SIZE[0] - 40)
+        else:
+            draw.text(self.surf, text, 44, GOLD, "center", bar.center, width=SIZE[0] - 40)
+
+    def why(self) -> str:
+        """In a first game (the lobby's first-game mode), why the game is at this step and what comes next: the
+        game's text `why_<phase>`; empty otherwise."""
+        key = f"why_{self.view.get('phase')}"
+        return self.t(key) if self.table.get("teach") and self.t.has(key) else ""
 
     def card(self, rect: pygame.Rect, card: str | None, dim: bool = False) -> None:
         """A card face up (veiled when `dim`), or its empty place when None."""

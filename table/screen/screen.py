@@ -3,8 +3,9 @@
 `Screen.pages` says which pages a table view calls for (the last one stays
 up); `Screen.render` draws one of them on a 1280x720 surface. The chrome is
 the lobby (the game menu, built from the registry), the refusal and fault
-banners, and the game-over page (ranking, per-deal columns, crowns, how to
-play again). Everything else is the game's page module (`pages`, `draw_page`),
+banners, the game-over page (ranking, per-deal columns, crowns, how to
+play again) and the rules page (the game's rules at a glance, from the lobby
+menu or a seat's menu). Everything else is the game's page module (`pages`, `draw_page`),
 reached through the registry.
 """
 from __future__ import annotations
@@ -25,6 +26,13 @@ from table.screen.staff import draw_staff
 
 
 QR_COLUMN = 270   # the game-over page's right column, for the QR code of the table's spectator page
+# The lobby's layout by the most lines its menu has: the title's size and top, the tagline's, the menu's box (top,
+# height), the seats' row (centre, largest radius), the tops of the three lines under it.
+LOBBY = {4: ((96, 28), (40, 128), (186, 200), (440, 44), (540, 594, 646)),
+         6: ((80, 20), (36, 106), (158, 228), (440, 44), (540, 594, 646)),
+         8: ((64, 12), (30, 82), (122, 304), (474, 34), (560, 612, 656))}
+RULES_PARTS = ("goal", "turn", "secret", "end")   # the rules page's parts, each a title and a text of the game
+RULES_TEXT_W = 840   # the width of the rules page's texts (each fits 3 lines of it)
 
 
 class Screen:
@@ -47,6 +55,8 @@ class Screen:
 
     def pages(self, table: dict) -> list[tuple[str, int | None]]:
         """The pages to show for this table view, in order; the last one stays on screen."""
+        if table.get("rules_page"):
+            return [("rules", None)]
         if table["mode"] == "lobby" or table.get("view") is None:
             return [("lobby", None)]
         return self.games[table["game"]].page.pages(table)
@@ -60,6 +70,8 @@ class Screen:
             self._lobby(c)
         elif page == "over":
             self._over(c)
+        elif page == "rules":
+            self._rules(c)
         else:
             self.games[table["game"]].page.draw_page(c, page, step)
         if table.get("menus"):
@@ -107,7 +119,8 @@ class Screen:
         draw.text(surf, text, 42, TEXT, "midleft", (100, rect.centery), width=SIZE[0] - 124, lines=2)
 
     def _menus(self, c: Canvas, menus: dict[str, dict]) -> None:
-        """Each open seat menu on a bar of its own at the bottom: the seat, its lines, the cursor's in gold."""
+        """Each open seat menu on a bar of its own at the bottom: the seat, its lines, the cursor's in gold, and why
+        the OK that opened it did nothing else."""
         for i, (seat, menu) in enumerate(sorted(menus.items(), key=lambda item: int(item[0]))):
             bar = pygame.Rect(0, SIZE[1] - (i + 1) * 70, SIZE[0], 66)
             pygame.draw.rect(c.surf, PANEL, bar)
@@ -119,6 +132,32 @@ class Screen:
                 tag = draw.tag(c.surf, ("» " if chosen else "") + c.t(key, **params), 32, (x, bar.centery),
                                INK if chosen else TEXT, GOLD if chosen else PANEL_HI, "midleft")
                 x = tag.right + 14
+            if menu.get("why"):
+                key, params = menu["why"]
+                draw.text(c.surf, c.t(key, **params), 28, MUTED, "midleft", (x + 10, bar.centery),
+                          width=bar.right - x - 30, lines=2)
+
+    # ------------------------------------------------------------ rules
+
+    def _rules(self, c: Canvas) -> None:
+        """The rules at a glance: the goal, a turn, what is secret and the end, beside four cards of the game's
+        deck, and how to go back."""
+        t, surf = c.t, c.surf
+        c.header(t("game_name"), t("rules_title"))
+        y = HEADER + 12
+        for part in RULES_PARTS:
+            draw.text(surf, t(f"rules_{part}_title"), 32, GOLD, "topleft", (40, y))
+            body = draw.text(surf, t(f"rules_{part}"), 28, TEXT, "topleft", (40, y + 38), width=RULES_TEXT_W,
+                             lines=3)
+            y = body.bottom + 14
+        cards = c.faces.cards
+        for i in range(4):
+            rect = pygame.Rect(0, 0, 150, 216)
+            rect.center = (1000 + (i % 2) * 170, HEADER + 140 + (i // 2) * 236)
+            c.card(rect, cards[(2 * i + 1) * len(cards) // 8])   # one from each quarter of the deck
+        seat = c.table["rules_page"]["seat"]
+        c.prompt_bar(t("rules_close") if seat is None or c.table["mode"] == "lobby" else
+                     t("rules_close_seat", seat=seat), explain=False)
 
     # ------------------------------------------------------------ lobby
 
@@ -126,24 +165,24 @@ class Screen:
         """The game chosen and its menu (game, options, start), the seats that joined, and what to do."""
         t, surf, table = c.t, c.surf, c.table
         cx = SIZE[0] // 2
-        many = len(table["menu"]["lines"]) > 4   # many options: a smaller title leaves the menu room to breathe
-        draw.text(surf, t("game_name"), 80 if many else 96, GOLD, "midtop", (cx, 20 if many else 28),
-                  width=SIZE[0] - 80)
-        draw.text(surf, t("tagline", min=table["min_players"], max=table["max_players"]), 36 if many else 40, TEXT,
-                  "midtop", (cx, 106 if many else 128), width=SIZE[0] - 80)
-        self._menu(c, pygame.Rect(140, 158, SIZE[0] - 280, 228) if many else pygame.Rect(140, 186, SIZE[0] - 280, 200))
+        lines = len(table["menu"]["lines"])
+        title, tagline, box, (seats_y, most_r), under = LOBBY[min(n for n in LOBBY if n >= lines)]
+        draw.text(surf, t("game_name"), title[0], GOLD, "midtop", (cx, title[1]), width=SIZE[0] - 80)
+        draw.text(surf, t("tagline", min=table["min_players"], max=table["max_players"]), tagline[0], TEXT,
+                  "midtop", (cx, tagline[1]), width=SIZE[0] - 80)
+        self._menu(c, pygame.Rect(140, box[0], SIZE[0] - 280, box[1]))
         seats, joined = table["seats"], set(table["joined"])
         step = min(150, (SIZE[0] - 80) // max(len(seats), 1))
-        r = min(44, step // 2 - 14)
+        r = min(most_r, step // 2 - 14)
         for i, seat in enumerate(seats):
             x = cx + (i - (len(seats) - 1) / 2) * step
             inside = seat in joined
-            draw.badge(surf, (x, 440), r, seat, GREEN if inside else LIGHTS["off"])
-            draw.tag(surf, t("joined" if inside else "free"), 30, (x, 440 + r + 10), INK,
+            draw.badge(surf, (x, seats_y), r, seat, GREEN if inside else LIGHTS["off"])
+            draw.tag(surf, t("joined" if inside else "free"), 30, (x, seats_y + r + 10), INK,
                      TEXT if inside else MUTED, "midtop")
-        draw.text(surf, t("lobby_join"), 44, TEXT, "midtop", (cx, 540), width=SIZE[0] - 60)
-        draw.text(surf, t("lobby_start"), 34, MUTED, "midtop", (cx, 594), width=SIZE[0] - 60)
-        draw.text(surf, _start_status(t, table)[0], 44, GOLD, "midtop", (cx, 646), width=SIZE[0] - 60)
+        draw.text(surf, t("lobby_join"), 44, TEXT, "midtop", (cx, under[0]), width=SIZE[0] - 60)
+        draw.text(surf, t("lobby_start"), 34, MUTED, "midtop", (cx, under[1]), width=SIZE[0] - 60)
+        draw.text(surf, _start_status(t, table)[0], 44, GOLD, "midtop", (cx, under[2]), width=SIZE[0] - 60)
 
     def _menu(self, c: Canvas, box: pygame.Rect) -> None:
         """The lobby menu's lines, the cursor's framed: the game (‹ name ›), each option and its value, Start."""
@@ -162,6 +201,10 @@ class Screen:
                 draw.frame(surf, row, GOLD, 3)
             if line == "game":
                 label, value = t("menu_game"), f"‹ {t('game_name')} ›"
+            elif line == "rules":
+                label, value = t("menu_rules"), t("menu_rules_show")
+            elif line == "teach":
+                label, value = t("menu_teach"), t("menu_teach_on" if table.get("teach") else "menu_teach_off")
             elif line == "start":   # what stops it, if anything (as the status line under the seats says)
                 status, ready = _start_status(t, table, short=True)
                 label, value = t("menu_start"), "" if ready else status

@@ -1,9 +1,11 @@
 """The lobby's game menu: which games this table can play, the one chosen, its options.
 
 Seat buttons (or the staff card) work the menu: Next moves the cursor over
-its lines (the game, each of its options, Start), OK on the game line takes
-the next game, on an option its next value, on Start starts. The cursor rests
-on Start, so OK alone starts the chosen game.
+its lines (the game, each of its options, the rules, the first-game mode,
+Start), OK on the game line takes the next game, on an option its next value,
+on the first-game mode turns it on or off, on Start starts (the rules line
+is the session's: it shows the rules page). The cursor rests on Start, so OK
+alone starts the chosen game.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from table.layout import Layout
 
 START = "start"
 GAME = "game"
+RULES = "rules"
+TEACH = "teach"
 
 
 def refusal(game: Game, layout: Layout) -> tuple[str, dict] | None:
@@ -34,11 +38,13 @@ def games_for(layout: Layout) -> list[str]:
 
 @dataclass(frozen=True)
 class Menu:
-    """The lobby's choice: a game, its options, and where the cursor is (0: the game, 1..: options, last: Start)."""
+    """The lobby's choice: a game, its options, whether it is played as a first game (the prompt bar also says
+    why), and where the cursor is (0: the game, 1..: options, then the rules, the first-game mode, Start)."""
 
     game: str
     options: dict[str, Any] = field(default_factory=dict)
     cursor: int = -1
+    teach: bool = False
 
     @classmethod
     def first(cls, layout: Layout, preselect: str | None = None) -> "Menu":
@@ -50,8 +56,8 @@ class Menu:
 
     @property
     def lines(self) -> list[str]:
-        """The menu's lines: GAME, each option name, START."""
-        return [GAME, *(o.name for o in GAMES[self.game].info.options), START]
+        """The menu's lines: GAME, each option name, RULES, TEACH, START."""
+        return [GAME, *(o.name for o in GAMES[self.game].info.options), RULES, TEACH, START]
 
     @property
     def line(self) -> str:
@@ -61,11 +67,14 @@ class Menu:
         return replace(self, cursor=(self.cursor % len(self.lines) + step) % len(self.lines))
 
     def changed(self, layout: Layout) -> "Menu":
-        """OK on the game line or an option line: the next game, or the option's next value."""
+        """OK on the game line, an option line or the first-game mode: the next game, the option's next value, or
+        the mode turned on or off."""
         if self.line == GAME:
             names = games_for(layout)
             game = names[(names.index(self.game) + 1) % len(names)] if self.game in names else names[0]
-            return Menu(game, GAMES[game].info.defaults(), cursor=0)
+            return Menu(game, GAMES[game].info.defaults(), cursor=0, teach=self.teach)
+        if self.line == TEACH:
+            return replace(self, teach=not self.teach)
         option = next(o for o in GAMES[self.game].info.options if o.name == self.line)
         value = self.options.get(option.name, option.default)
         choices = option.choices
@@ -77,4 +86,4 @@ class Menu:
         if GAMES[self.game].info.deck == deck:
             return self
         game = next((n for n in games_for(layout) if GAMES[n].info.deck == deck), None)
-        return self if game is None else Menu(game, GAMES[game].info.defaults())
+        return self if game is None else Menu(game, GAMES[game].info.defaults(), teach=self.teach)

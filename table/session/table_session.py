@@ -23,7 +23,7 @@ from table.registry import GAMES
 from table.games.contract import ButtonPress, CardOnPad, Game, PadShape, Prompt, Refusal
 from table.games.kit import codec
 from table.layout import Layout
-from table.session.lobby import START, Menu, games_for
+from table.session.lobby import RULES, START, Menu, games_for
 from table.session.staff import CONFIRMED, StaffMenu
 from table.storage import StorageFault
 from table.storage.journal import Finished, Journal
@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 REASON_CHARS = 160   # the longest reason a refused entry is given on the screen and in a line
 RETRY_S = 1.0   # how often a table draw a failing card did not take is tried again
+RULES_S = 90.0   # how long the rules page stays up when nobody closes it
 
 
 class JournalError(ValueError):
@@ -101,7 +102,10 @@ class TableSession:
         self.players: tuple[int, ...] = ()  # game: the playing seats, in player order
         self.state: Any = None              # the engine state, None in the lobby
         self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
-        self.menus: dict[int, int] = {}     # open seat menus: player -> cursor (0: on "Back"); not journaled
+        # open seat menus, not journaled: player -> the cursor (0: on "Back") and why the game took no action for
+        # the OK that opened it (a refusal's text key and parameters, or None)
+        self.menus: dict[int, tuple[int, tuple[str, dict] | None]] = {}
+        self.rules_page: tuple[int | None, float | None] | None = None   # the rules shown: (by seat, since); not journaled
         self.message: dict | None = None    # the latest refusal, for the screen
         self.staff = StaffMenu()            # the staff menu (opened by a staff card)
         self.proving: tuple[str, str] | None = None   # the staff card (pad, UID) asked to prove itself
@@ -248,6 +252,9 @@ class TableSession:
             return log.warning("button %r of seat %r, which this layout does not have: dropped", button, seat)
         if self.staff.open:
             return self._staff_button(button)
+        if self.rules_page is not None and (self.state is None or self.rules_page[0] == seat):
+            self.rules_page = None   # the rules page closes (in a game, with a button of the seat that opened it)
+            return None
         if self.state is None:
             if seat not in self.joined:
                 return self._refuse(seat, "join_first") if button == "ok" else None
@@ -263,10 +270,8 @@ class TableSession:
                 return self._play(seat, prompt.options[self._cursor_at(prompt)])
             step = {"next": 1, "back": -1}.get(button, 0)
             return self._accept(seat, "cursor", {"at": (self._cursor_at(prompt) + step) % len(prompt.options)})
-        menu = self._seat_menu(player)
-        if menu is not None and (player in self.menus or button == "ok"):
-            return self._seat_menu_button(seat, player, menu, button)
-        self.menus.pop(player, None)
+        if player in self.menus or button == "ok":
+            return self._seat_menu_button(seat, player, button)
         self._play(seat, self.game.acts.interpret(self.state, ButtonPress(player, button)))
 
     def _seat_menu(self, player: int) -> Prompt | None:
@@ -274,23 +279,52 @@ class TableSession:
         menu = getattr(self.game.acts, "menu", None)
         return None if menu is None else menu(self.state, player)
 
-    def _seat_menu_button(self, seat: int, player: int, menu: Prompt, button: str) -> None:
-        """A button of a seat whose menu is open (or OK, which opens it on "Back"): Next/Back move, OK takes."""
+    def _seat_menu_options(self, player: int) -> tuple[Any, ...]:
+        """The actions the game's seat menu offers `player` now (none without one)."""
+        menu = self._seat_menu(player)
+        return () if menu is None else menu.options
+
+    def _seat_menu_button(self, seat: int, player: int, button: str) -> None:
+        """A button of a seat whose menu is open, or OK, which opens it on "Back" unless the game takes that OK
+        for an action of its own (played at once; a refusal is said on the menu's bar, without a red light, since
+        the seat may only want the rules). The menu: Back, what the game's menu offers the seat now, the rules
+        page. Next/Back move, OK takes."""
+        options = self._seat_menu_options(player)
         if player not in self.menus:
-            self.menus[player] = 0
-            return
+            wanted = None if options else self.game.acts.interpret(self.state, ButtonPress(player, "ok"))
+            if wanted is not None and not isinstance(wanted, Refusal):
+                return self._play(seat, wanted)
+            why = None if wanted is None else (wanted.key, {k: v for k, v in wanted.args.items()
+                                                             if k not in ("card", "player")})
+            self.menus[player] = (0, why)
+            return None
+        lines = len(options) + 2
+        cursor, why = self.menus.pop(player)
         if button != "ok":
-            self.menus[player] = (self.menus[player] + (-1 if button == "back" else 1)) % (len(menu.options) + 1)
-            return
-        cursor = self.menus.pop(player)
-        if cursor:
-            self._play(seat, menu.options[cursor - 1])
+            self.menus[player] = ((cursor + (-1 if button == "back" else 1)) % lines, why)
+            return None
+        cursor %= lines
+        if cursor == lines - 1:
+            self._show_rules(seat)
+        elif cursor:
+            self._play(seat, options[cursor - 1])
+        return None
+
+    def _show_rules(self, seat: int | None) -> None:
+        """The rules page of the game in play or chosen, until a button closes it or RULES_S pass."""
+        self.rules_page = (seat, self._now)
 
     @_guarded
     def on_tick(self, event: Tick) -> None:
         """The game clock: once the play time reaches the game's time limit, the table journals the time up; and a
         table draw left due by a write the card did not take is made again."""
         self._now = event.now
+        if self.rules_page is not None:
+            seat, since = self.rules_page
+            if since is None:
+                self.rules_page = (seat, event.now)   # opened before any Tick: timed from this one
+            elif event.now - since >= RULES_S:
+                self.rules_page = None
         if self.storage is not None and event.now - self._retried >= RETRY_S:
             self._retried = event.now
             self._draw_for_the_table()
@@ -358,7 +392,7 @@ class TableSession:
         if staff.page == "games":
             staff.back("choose_game", mode)
             if line != self.menu.game and self.state is None:
-                self._accept(None, "menu", _menu_json(Menu(line, GAMES[line].info.defaults())))
+                self._accept(None, "menu", _menu_json(Menu(line, GAMES[line].info.defaults(), teach=self.menu.teach)))
         elif staff.page == "health":
             staff.back("health", mode)
         elif staff.page == "confirm":
@@ -400,6 +434,8 @@ class TableSession:
         if button == "ok" and menu.line == START:
             first = seat if seat is not None else (self.joined[0] if self.joined else None)
             return self._start(first, by=seat)
+        if button == "ok" and menu.line == RULES:
+            return self._show_rules(seat)
         menu = menu.changed(self.layout) if button == "ok" else menu.moved(-1 if button == "back" else 1)
         self._accept(seat, "menu", _menu_json(menu))
 
@@ -545,9 +581,10 @@ class TableSession:
             self.menu, self._menu_unjournaled = checked, False
         elif kind == "start":
             game, seats, options, first = checked
-            self.game, self.players, self.menu = game, seats, Menu(game.name, options)
+            self.game, self.players = game, seats
+            self.menu = Menu(game.name, options, teach=self.menu.teach)
             self.state = game.rules.new_game(game.deck, len(seats), first, options)
-            self.cursor = None
+            self.cursor = self.rules_page = None
             self.menus.clear()
             self._began = self._clocked = seq
             self.played_s, self._since, self.paused = 0.0, None, False
@@ -557,6 +594,7 @@ class TableSession:
             result = self._result() if self.over or checked else None
             seats = list(self.players)
             self.joined, self.players, self.state, self.game, self.cursor = seats, (), None, None, None
+            self.rules_page = None
             self.menus.clear()
             if result is not None:
                 lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined))
@@ -661,11 +699,11 @@ class TableSession:
     def menus_view(self) -> dict[str, dict]:
         """The open seat menus as the screen and replay show them, by seat: cursor and labels ("Back" first)."""
         shown = {}
-        for player, cursor in sorted(self.menus.items()):
+        for player, (cursor, why) in sorted(self.menus.items()):
             menu = self._seat_menu(player)
-            if menu is not None:
-                shown[str(self.players[player])] = {"cursor": cursor % (len(menu.options) + 1), "labels": [
-                    ["menu_back", {}], *([key, dict(params)] for key, params in menu.labels)]}
+            labels = [] if menu is None else [[key, dict(params)] for key, params in menu.labels]
+            shown[str(self.players[player])] = {"cursor": cursor % (len(labels) + 2), "why": None if why is None else list(why),
+                                                "labels": [["menu_back", {}], *labels, ["menu_rules", {}]]}
         return shown
 
     def clock_view(self) -> dict | None:
@@ -702,6 +740,8 @@ class TableSession:
             "max_players": info.players.stop - 1,
             "options": dict(self.menu.options),
             "menu": {"lines": self.menu.lines, "cursor": self.menu.cursor % len(self.menu.lines)},
+            "teach": self.menu.teach,
+            "rules_page": None if self.rules_page is None else {"seat": self.rules_page[0]},
             "shape": {"seat": self.shape.seat, "centre": self.shape.centre},
             "prompt": self.prompt_view(),
             "menus": self.menus_view(),
@@ -715,17 +755,19 @@ class TableSession:
 
 
 def _menu_json(menu: Menu) -> dict:
-    return {"game": menu.game, "options": dict(menu.options), "cursor": menu.cursor}
+    return {"game": menu.game, "options": dict(menu.options), "cursor": menu.cursor, "teach": menu.teach}
 
 
 def _menu_from_json(data: dict) -> Menu:
     game = GAMES.get(data["game"])
     if game is None:
         raise _Unfit(f"unknown game {data['game']!r}")
-    cursor = data["cursor"]
+    cursor, teach = data["cursor"], data.get("teach", False)   # journals before the first-game mode have no teach
     if type(cursor) is not int:
         raise _Unfit(f"a menu cursor of {cursor!r}")
-    return Menu(game.name, _options(game, data["options"]), cursor)
+    if type(teach) is not bool:
+        raise _Unfit(f"a first-game mode of {teach!r}")
+    return Menu(game.name, _options(game, data["options"]), cursor, teach)
 
 
 def _options(game: Game, given: dict) -> dict:

@@ -17,6 +17,7 @@ from typing import Iterator
 from table.registry import GAMES
 from table.games.contract import Game
 from table.session.lights import need_lights
+from table.session.lobby import Menu
 
 
 @dataclass
@@ -83,7 +84,8 @@ def table_view(game: Game, state, seats: list[int] | None = None, seat_pads: int
         "mode": "game", "game": game.name, "seats": list(range(1, max(seats) + 1)), "joined": seats,
         "min_players": game.info.players.start, "max_players": game.info.players.stop - 1,
         "options": dict(view.get("options") or game.info.defaults()),
-        "menu": {"lines": ["game", "start"], "cursor": 1}, "shape": {"seat": seat_pads, "centre": 1},
+        "menu": {"lines": Menu(game.name).lines, "cursor": len(Menu(game.name).lines) - 1},
+        "shape": {"seat": seat_pads, "centre": 1},
         "prompt": None if prompt is None else {
             "player": prompt.player, "cursor": prompt.start if cursor is None else cursor,
             "labels": [[key, dict(params)] for key, params in prompt.labels]},

@@ -77,11 +77,16 @@ def _views(game, players: int, variant: int, options: dict) -> Iterator[tuple[st
         view = table_view(game, state, seats=seats)
         if i == 0:
             yield "lobby", {**view, "mode": "lobby", "view": None}
+            yield "rules", {**view, "mode": "lobby", "view": None, "rules_page": {"seat": None}}
+            yield "rules-seat", {**view, "rules_page": {"seat": seats[-1]}}
         phase = view["view"].get("phase")
         kind = (phase, view["prompt"] is not None, view["clearing"])
         seen[kind] = seen.get(kind, 0) + 1
         if seen[kind] <= KINDS or i % STRIDE == 0 or game.rules.need(state).done:
             view["clock"] = CLOCKS[i % len(CLOCKS)] if i % 2 else None
+            view["teach"] = seen[kind] == 2   # a first game: the prompt bar says why too
+            if seen[kind] == 1 and view["prompt"] is None:   # a seat's menu open
+                view["menus"] = {str(seats[0]): {"cursor": 1, "labels": [["menu_back", {}], ["menu_rules", {}]]}}
             yield f"s{i:04d}", view
 
 

@@ -71,12 +71,14 @@ def test_the_cell_prompt_starts_on_the_best_reward_and_places_where_ok_is_presse
 
 def test_seat_menus_pass_then_another_seat_calls_neuro_and_bids_with_three_taps():
     desk, hands = started()
-    # no call before a first play: a seat's OK has nothing to open, and says so
-    assert kinds(desk.press(2, "ok")) == [("Refused", "nothing_to_choose")]
-    assert desk.session.table_view()["menus"] == {}
+    # no call before a first play: a seat's OK opens only Back and the rules, and its bar says why
+    assert desk.press(2, "ok") == []
+    assert desk.session.table_view()["menus"] == {"2": {"cursor": 0, "why": ["nothing_to_choose", {}], "labels": [
+        ["menu_back", {}], ["menu_rules", {}]]}}
+    assert desk.press(2, "ok") == [] and desk.session.table_view()["menus"] == {}   # OK on "Back": closed
     assert desk.press(1, "ok") == []                     # the active seat's menu opens on "Back"
-    assert desk.session.table_view()["menus"] == {"1": {"cursor": 0, "labels": [
-        ["menu_back", {}], ["menu_pass", {"cost": 1}]]}}
+    assert desk.session.table_view()["menus"] == {"1": {"cursor": 0, "why": None, "labels": [
+        ["menu_back", {}], ["menu_pass", {"cost": 1}], ["menu_rules", {}]]}}
     assert desk.press(1, "ok") == [] and desk.session.table_view()["menus"] == {}   # OK on "Back": closed
     desk.press(1, "ok")
     desk.press(1, "next")
@@ -84,14 +86,20 @@ def test_seat_menus_pass_then_another_seat_calls_neuro_and_bids_with_three_taps(
     assert desk.session.public()["passes"] == [1, 0, 0] and desk.session.public()["active"] == 1
     # the call window is open: seat 3 (not active) calls through its menu
     desk.press(3, "ok")
-    assert desk.session.table_view()["menus"]["3"]["labels"] == [["menu_back", {}], ["menu_call", {}]]
+    assert desk.session.table_view()["menus"]["3"]["labels"] == [["menu_back", {}], ["menu_call", {}],
+                                                                 ["menu_rules", {}]]
     desk.press(3, "next")
     assert kinds(desk.press(3, "ok")) == [("Accepted", "action")]
     view = desk.session.public()
     assert view["phase"] == "bid" and view["caller"] == 2 and view["to_bid"][0] == 2
-    assert kinds(desk.press(3, "ok")) == [("Refused", "caller_must_bid")]     # the caller cannot pass...
-    assert desk.session.table_view()["menus"] == {}
-    assert kinds(desk.press(1, "ok")) == [("Refused", "not_your_bid")]        # ...nor a seat before its turn
+    assert desk.press(3, "ok") == []                                          # the caller cannot pass...
+    assert desk.session.table_view()["menus"]["3"]["why"] == ["caller_must_bid", {}]
+    assert desk.press(1, "ok") == []                                          # ...nor a seat before its turn
+    assert desk.session.table_view()["menus"]["1"]["why"] == ["not_your_bid", {}]
+    desk.press(3, "back"), desk.press(3, "ok"), desk.press(1, "back"), desk.press(1, "ok")   # both closed on Rules
+    assert desk.session.table_view()["rules_page"] == {"seat": 1}
+    assert desk.press(3, "next") == [] and desk.session.table_view()["rules_page"] == {"seat": 1}   # seat 1's page
+    assert desk.press(1, "next") == [] and desk.session.table_view()["rules_page"] is None
     for item in ("B7", START, "T3-2"):
         assert kinds(tap(desk, desk.pad(3), item)) == [("Accepted", "action")]
     view = desk.session.public()
