@@ -112,7 +112,10 @@ def _declare_enrol(commands) -> None:
                                 "export or import the tag registry")
     enrol.add_argument("--deck", help="the deck to tag (a name in assets/decks, e.g. pairs)")
     enrol.add_argument("--staff", type=int, default=0, metavar="N", help="also tag staff cards 1 to N")
-    enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card (its old tag is retired)")
+    enrol.add_argument("--player", metavar="NAME", help="tag a regular's player card, for the player of this name "
+                       "(docs/cafe.md)")
+    enrol.add_argument("--retag", metavar="CARD_ID", help="replace the tag of this lost card, or of the player's card "
+                       "(its old tag is retired)")
     enrol.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY, help="tag registry file")
     enrol.add_argument("--layout", default=DEFAULT_LAYOUT,
                        help="table layout whose centre pads are the station, when its hardware is here")

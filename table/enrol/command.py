@@ -26,7 +26,7 @@ def run_enrol(args: Namespace, hardware: Builder | None = None, pads: tuple[str,
     """Run `cardtable enrol`; the station's readers are `pads` of `hardware` (None: one simulated pad with
     blank tags), whose seat buttons "next" skip a card.
 
-    `args`: registry (path), deck, staff, retag, lang, frames, fullscreen,
+    `args`: registry (path), deck, staff, player, retag, lang, frames, fullscreen,
     export and import_ (CSV paths or None).
     """
     if args.export and not args.registry.exists():
@@ -43,7 +43,7 @@ def run_enrol(args: Namespace, hardware: Builder | None = None, pads: tuple[str,
             print(report, file=sys.stderr if report.errors else sys.stdout)
             return 1 if report.errors else 0
         try:
-            enrolment = Enrolment(registry, args.deck, args.staff)
+            enrolment = Enrolment(registry, args.deck, args.staff, args.player)
             if args.retag:
                 enrolment.retag(args.retag)
         except ValueError as error:
@@ -69,7 +69,7 @@ def _station(args: Namespace, enrolment: Enrolment, hardware: Builder | None, pa
         readers = [built.readers[pad] for pad in pads]
     try:
         window = EnrolWindow(Station(enrolment, readers, bus=bus), args.lang, blanks)
-        run_display(window, Display(output, window.canvas.get_size(), window.screen.title(), args.fullscreen),
+        run_display(window, Display(output, window.canvas.get_size(), window.screen.title(enrolment), args.fullscreen),
                     args.frames, each_frame=window.station.step)
     finally:
         if built is not None:

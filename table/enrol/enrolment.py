@@ -1,4 +1,5 @@
-"""Enrolment: tagging a deck (and staff cards) the first time, one card after another, at a station pad.
+"""Enrolment: tagging a deck (staff cards, a player's card) the first time, one card after another, at a station
+pad.
 
 Pure of hardware: it is told which tag was placed and which button was
 pressed. Progress is never kept here: which cards have a tag is read from
@@ -10,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from table.hardware.rfid.mfrc522 import FACTORY_PASSWORD
-from table.storage.registry import Tag, TagRegistry, deck_cards, staff_tag
+from table.storage.registry import (Tag, TagRegistry, deck_cards, new_player_id, player_name_problem, player_tag,
+                                    staff_tag)
 
 # Writes a password and PACK on the tag placed (uid, password, pack, its current password): the station's reader.
 Protect = Callable[[str, bytes, bytes, bytes], bool]
@@ -31,7 +33,8 @@ class Outcome:
 
 
 class Enrolment:
-    """The cards to tag, in deck order then the staff cards, the one shown (`cursor`) and the last outcome.
+    """The cards to tag, in deck order, then the staff cards, then a player's card; the one shown (`cursor`) and
+    the last outcome.
 
     A new tag placed is bound to the card shown, and the cursor moves on to
     the next card without a tag. In re-tag mode the card shown may already
@@ -44,19 +47,28 @@ class Enrolment:
     protected by the station's reader: `protect`), so that it can prove
     itself at the table; a staff card enrolled before it had one is
     protected when it is placed again.
+
+    A player's card stands for the player of that name: the one the registry
+    knows, or a new player (a new id) bound with its first card.
     """
 
-    def __init__(self, registry: TagRegistry, deck: str | None = None, staff: int = 0) -> None:
+    def __init__(self, registry: TagRegistry, deck: str | None = None, staff: int = 0,
+                 player: str | None = None) -> None:
         cards = () if deck is None else deck_cards(deck)
         if cards is None:
             raise ValueError(f"there is no deck {deck!r}")
         if staff < 0:
             raise ValueError("the number of staff cards cannot be negative")
+        problem = None if player is None else player_name_problem(player)
+        if problem:
+            raise ValueError(problem)
         self.registry = registry
         self.deck = deck
-        self.targets = tuple(Tag("card", deck, card) for card in cards) + tuple(staff_tag(n + 1) for n in range(staff))
+        self.player = None if player is None else (registry.player_id(player) or new_player_id(), player)
+        self.targets = (tuple(Tag("card", deck, card) for card in cards) + tuple(staff_tag(n + 1) for n in range(staff))
+                        + ((player_tag(self.player[0]),) if self.player else ()))
         if not self.targets:
-            raise ValueError("nothing to enrol: give a deck or a number of staff cards")
+            raise ValueError("nothing to enrol: give a deck, a number of staff cards or a player's name")
         self.retagging = False
         self.last: Outcome | None = None
         self.cursor = 0
@@ -71,6 +83,10 @@ class Enrolment:
 
     def uid_of(self, tag: Tag) -> str | None:
         return self.registry.uid_of(tag)
+
+    def player_name(self, pid: str) -> str:
+        """The name of player `pid`: the one being given a card, or one the registry knows."""
+        return self.player[1] if self.player and self.player[0] == pid else self.registry.players().get(pid, pid)
 
     @property
     def done(self) -> int:
@@ -98,8 +114,9 @@ class Enrolment:
         self.cursor = index
 
     def choose(self, card: str) -> None:
-        """Show the card with this id (or staff name)."""
-        found = [i for i, tag in enumerate(self.targets) if tag.card == card]
+        """Show the card with this id (or staff name, or player's name)."""
+        found = [i for i, tag in enumerate(self.targets)
+                 if card in (tag.card, tag.kind == "player" and self.player_name(tag.card))]
         if not found:
             raise ValueError(f"{card!r} is not a card of {self.deck or 'the staff cards'}")
         self.pick(found[0])
@@ -138,7 +155,7 @@ class Enrolment:
             return Outcome(False, "enrol_tag_retired", uid, was)
         tag = self.registry.lookup(uid)
         if tag is not None:
-            own = tag.kind == "staff" or tag.deck == self.deck
+            own = tag.kind != "card" or tag.deck == self.deck
             return Outcome(False, "enrol_tag_taken" if own else "enrol_tag_other_deck", uid, tag)
         if self.uid_of(self.target) is not None and not self.retagging:
             return Outcome(False, "enrol_deck_complete" if self.complete else "enrol_card_has_tag", uid, self.target)
@@ -164,7 +181,7 @@ class Enrolment:
         if tag.kind == "staff" and not self._protect(uid, protect):
             return Outcome(False, "enrol_staff_not_protected", uid, tag)
         if self.uid_of(tag) is None:
-            self.registry.enrol(uid, tag)
+            self.registry.enrol(uid, tag, self.player_name(tag.card) if tag.kind == "player" else None)
             outcome = Outcome(True, "enrol_accepted", uid, tag)
         else:
             self.registry.retag(tag, uid)

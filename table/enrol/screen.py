@@ -53,10 +53,13 @@ class EnrolScreen:
         self.faces = (game.faces if game else Faces)(deck_data(deck), self.t.lang) if deck else None
         self.buttons: dict[str, pygame.Rect] = {}
 
-    def name(self, tag: Tag) -> str:
-        """A card's name ('Taureau 1 doigt, 4 étoiles'), a staff card's, or another deck's card id."""
+    def name(self, tag: Tag, enrolment: Enrolment | None = None) -> str:
+        """A card's name ('Taureau 1 doigt, 4 étoiles'), a staff card's, a player's card's (named by `enrolment`),
+        or another deck's card id."""
         if tag.kind == "staff":
             return self.t("enrol_staff_name", n=tag.card.removeprefix("staff-"))
+        if tag.kind == "player":
+            return self.t("enrol_player_name", name=enrolment.player_name(tag.card) if enrolment else tag.card)
         if self.faces and tag.deck == self.deck:
             return self.faces.name(tag.card, self.t.game(self.game))
         return tag.card
@@ -81,40 +84,42 @@ class EnrolScreen:
         if last is None:
             return self.t("enrol_waiting")
         tag = last.tag
-        return self.t(last.key, card=self.name(tag) if tag else "", deck=tag and tag.deck, uid=last.uid)
+        return self.t(last.key, card=self.name(tag, enrolment) if tag else "", deck=tag and tag.deck, uid=last.uid)
 
     # ------------------------------------------------------------ parts
 
-    def title(self) -> str:
-        """'Pairs · enregistrement des cartes' (the deck's file name, spaced and capitalised)."""
+    def title(self, enrolment: Enrolment | None = None) -> str:
+        """'Pairs · enregistrement des cartes' (the deck's file name, spaced and capitalised), or what else
+        `enrolment` tags."""
         if self.deck is None:
-            return self.t("enrol_title_staff")
+            return self.t("enrol_title_player" if enrolment and enrolment.player else "enrol_title_staff")
         return self.t("enrol_title", deck=self.deck.replace("-", " ").title())
 
     def _header(self, surf: pygame.Surface, enrolment: Enrolment) -> None:
         pygame.draw.rect(surf, PANEL, (0, 0, SIZE[0], HEADER))
-        draw.text(surf, self.title(), 48, TEXT, "midleft", (24, HEADER // 2), width=880)
+        draw.text(surf, self.title(enrolment), 48, TEXT, "midleft", (24, HEADER // 2), width=880)
         draw.text(surf, self.t("enrol_progress", done=enrolment.done, total=len(enrolment.targets)), 52, GOLD,
                   "midright", (SIZE[0] - 24, HEADER // 2), width=300)
 
     def _picture(self, surf: pygame.Surface, enrolment: Enrolment) -> None:
         tag = enrolment.target
         if tag.kind == "staff":
-            self._staff_card(surf, PICTURE, tag)
+            self._badge_card(surf, PICTURE, self.t("enrol_staff_band"), tag.card.removeprefix("staff-"), GOLD)
+        elif tag.kind == "player":
+            self._badge_card(surf, PICTURE, self.t("enrol_player_band"), enrolment.player_name(tag.card)[:1], GREEN)
         else:
             self.faces.draw(surf, PICTURE, tag.card)
         if enrolment.retagging:
             draw.frame(surf, PICTURE.inflate(16, 16), GOLD, 6)
 
-    def _staff_card(self, surf: pygame.Surface, rect: pygame.Rect, tag: Tag) -> None:
-        """A staff card: a blue band saying so, and its number in a gold disc."""
+    def _badge_card(self, surf: pygame.Surface, rect: pygame.Rect, band_text: str, mark: str, colour) -> None:
+        """A staff card or a player's card: a blue band saying which, and its number (or initial) in a disc."""
         radius = rect.w // 12
         pygame.draw.rect(surf, CARD, rect, border_radius=radius)
         band = pygame.Rect(rect.x, rect.y, rect.w, rect.h * 0.2)
         pygame.draw.rect(surf, BACK, band, border_top_left_radius=radius, border_top_right_radius=radius)
-        draw.text(surf, self.t("enrol_staff_band"), round(rect.h * 0.12), TEXT, "center", band.center, width=rect.w - 16)
-        number = tag.card.removeprefix("staff-")
-        draw.badge(surf, (rect.centerx, rect.y + rect.h * 0.58), round(rect.w * 0.3), number, GOLD)
+        draw.text(surf, band_text, round(rect.h * 0.12), TEXT, "center", band.center, width=rect.w - 16)
+        draw.badge(surf, (rect.centerx, rect.y + rect.h * 0.58), round(rect.w * 0.3), mark, colour)
         pygame.draw.rect(surf, INK, rect, max(2, rect.w // 40), border_radius=radius)
 
     def _progress(self, surf: pygame.Surface, enrolment: Enrolment) -> None:
@@ -138,7 +143,7 @@ class EnrolScreen:
         else:
             prompt, colour = t("enrol_next"), MUTED
         draw.text(surf, prompt, 36, colour, "topleft", RIGHT.topleft, width=RIGHT.w)
-        draw.text(surf, self.name(tag), 60, TEXT, "topleft", (RIGHT.x, RIGHT.y + 48), width=RIGHT.w)
+        draw.text(surf, self.name(tag, enrolment), 60, TEXT, "topleft", (RIGHT.x, RIGHT.y + 48), width=RIGHT.w)
         label = draw.tag(surf, tag.card, 32, (RIGHT.x, RIGHT.y + 138), INK, TEXT, "midleft")
         if uid is None:
             status = t("enrol_place")
@@ -167,12 +172,13 @@ class EnrolScreen:
             tagged = enrolment.uid_of(tag) is not None
             pygame.draw.rect(surf, CARD if tagged else PANEL, cell, border_radius=6)
             centre = (cell.x + h * 0.45, cell.centery)
-            if tag.kind == "staff":
-                pygame.draw.circle(surf, GOLD, centre, h * 0.28)
-                short = "P" + tag.card.removeprefix("staff-")
-            else:
+            if tag.kind == "card":
                 self.faces.mark(surf, centre, h * 0.28, tag.card, tagged)
                 short = tag.card
+            else:   # a staff card (P1...) or the player's card (its initial)
+                pygame.draw.circle(surf, GOLD if tag.kind == "staff" else GREEN, centre, h * 0.28)
+                short = "P" + tag.card.removeprefix("staff-") if tag.kind == "staff" else enrolment.player_name(
+                    tag.card)[:1]
             draw.text(surf, short, round(h * 0.5), INK if tagged else MUTED, "midleft", (cell.x + h * 0.85, cell.centery),
                       width=cell.right - round(cell.x + h * 0.85) - 2)
             if i == enrolment.cursor:

@@ -105,7 +105,8 @@ class TableSession:
         # open seat menus, not journaled: player -> the cursor (0: on "Back") and why the game took no action for
         # the OK that opened it (a refusal's text key and parameters, or None)
         self.menus: dict[int, tuple[int, tuple[str, dict] | None]] = {}
-        self.rules_page: tuple[int | None, float | None] | None = None   # the rules shown: (by seat, since); not journaled
+        # the rules page shown, not journaled: the seat that opened it (None: staff) and the Tick time since when
+        self.rules_page: tuple[int | None, float | None] | None = None
         self.message: dict | None = None    # the latest refusal, for the screen
         self.staff = StaffMenu()            # the staff menu (opened by a staff card)
         self.proving: tuple[str, str] | None = None   # the staff card (pad, UID) asked to prove itself
@@ -702,7 +703,8 @@ class TableSession:
         for player, (cursor, why) in sorted(self.menus.items()):
             menu = self._seat_menu(player)
             labels = [] if menu is None else [[key, dict(params)] for key, params in menu.labels]
-            shown[str(self.players[player])] = {"cursor": cursor % (len(labels) + 2), "why": None if why is None else list(why),
+            shown[str(self.players[player])] = {"cursor": cursor % (len(labels) + 2),
+                                                "why": None if why is None else list(why),
                                                 "labels": [["menu_back", {}], *labels, ["menu_rules", {}]]}
         return shown
 

@@ -1,4 +1,4 @@
-"""The tag registry: which physical tag (UID) is which card, or a staff card.
+"""The tag registry: which physical tag (UID) is which card, a staff card, or a player's card.
 
 A UID not in the registry is unknown and refused. A retired UID (the tag of
 a lost card that was given a new tag) stays recorded as retired, so that the
@@ -9,6 +9,10 @@ lookups happen on every placed card. Every change is one transaction.
 Staff cards prove themselves: the registry keeps the table's secret (made
 at the first staff card protected) and which staff tags carry the password
 derived from it (`staff_key`), written on the card at enrolment.
+
+A player card names a regular (docs/cafe.md): its tag stands for a player
+id made at enrolment (`p-` and 12 hex digits, never the UID, so a lost card
+is re-tagged to the same player), and the registry keeps each player's name.
 """
 from __future__ import annotations
 
@@ -23,36 +27,45 @@ from pathlib import Path
 from table.assets import ASSETS, deck_data
 from table.storage import open_store, transaction
 
-FORMAT = 1
+FORMAT = 2   # 2: player cards; format 1 (cards and staff cards only) is read and upgraded
 KIND = "registry"
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tags (
+TAGS = """CREATE TABLE IF NOT EXISTS tags (
     uid  TEXT PRIMARY KEY,              -- the tag's UID, upper-case hex (4, 7 or 10 bytes)
-    kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
+    kind TEXT NOT NULL CHECK (kind IN ('card', 'staff', 'player')),
     deck TEXT,                          -- for kind 'card': the deck name (assets/decks)
-    card TEXT,                          -- for kind 'card': the card id in that deck; for 'staff': its name
+    card TEXT,                          -- for 'card': the card id in that deck; 'staff': its name; 'player': its id
     UNIQUE (deck, card)
-);
-CREATE TABLE IF NOT EXISTS retired (
+)"""
+RETIRED = """CREATE TABLE IF NOT EXISTS retired (
     uid  TEXT PRIMARY KEY,              -- a tag taken out of use for good
-    kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
+    kind TEXT NOT NULL CHECK (kind IN ('card', 'staff', 'player')),
     deck TEXT,                          -- what the tag was
     card TEXT,
     at   TEXT NOT NULL DEFAULT (datetime('now'))
-);
+)"""
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+{TAGS};
+{RETIRED};
 CREATE TABLE IF NOT EXISTS protected (
     uid  TEXT PRIMARY KEY               -- a live staff tag that holds its password (NTAG21x PWD and PACK)
 );
+CREATE TABLE IF NOT EXISTS players (
+    pid  TEXT PRIMARY KEY,              -- a player card's player id
+    name TEXT NOT NULL UNIQUE           -- the player's name, as the screen and the hall show it
+);
 """
-CSV_COLUMNS = ["uid", "kind", "deck", "card"]
+CSV_COLUMNS = ["uid", "kind", "deck", "card", "name"]   # name: a player card's player; an export of format 1 has none
 UID = re.compile(r"[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}")   # 4, 7 or 10 bytes
+PLAYER_ID = re.compile(r"p-[0-9a-f]{12}")
+NAME_CHARS = 24   # the longest player name (it fits under a seat in the lobby)
 DECK_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 @dataclass(frozen=True, slots=True)
 class Tag:
-    """What a UID stands for: a card of a deck, or a staff card (`card` is then its name, e.g. staff-1)."""
+    """What a UID stands for: a card of a deck, a staff card (`card` is then its name, e.g. staff-1) or a player's
+    card (`card` is the player's id)."""
 
     kind: str
     deck: str | None = None
@@ -62,6 +75,24 @@ class Tag:
 def staff_tag(number: int) -> Tag:
     """Staff card number `number` (1, 2, ...)."""
     return Tag("staff", None, f"staff-{number}")
+
+
+def player_tag(pid: str) -> Tag:
+    """The card of player `pid`."""
+    return Tag("player", None, pid)
+
+
+def new_player_id() -> str:
+    return f"p-{secrets.token_hex(6)}"
+
+
+def player_name_problem(name: str) -> str | None:
+    """What is wrong with a player's name (None: nothing): it is shown under a seat and on the hall's pages."""
+    if not name.strip() or name != name.strip():
+        return "a player's name cannot be empty or start or end with spaces"
+    if len(name) > NAME_CHARS or not name.isprintable():
+        return f"a player's name is at most {NAME_CHARS} printable characters"
+    return None
 
 
 def deck_cards(deck: str) -> tuple[str, ...] | None:
@@ -91,12 +122,14 @@ class TagRegistry:
     """UID -> Tag, and the retired UIDs, stored in SQLite."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
-        self._db = open_store(path, KIND, SCHEMA, FORMAT, legacy_tables=frozenset({"tags", "retired"}))
+        self._db = open_store(path, KIND, SCHEMA, FORMAT, legacy_tables=frozenset({"tags", "retired"}), older=(1,))
+        _upgrade(self._db)
         self._tags = {uid: Tag(kind, deck, card) for uid, kind, deck, card in self._db.execute("SELECT * FROM tags")}
         self._uids = {tag: uid for uid, tag in self._tags.items()}
         self._retired = {uid: Tag(kind, deck, card)
                          for uid, kind, deck, card in self._db.execute("SELECT uid, kind, deck, card FROM retired")}
         self._protected = {uid for uid, in self._db.execute("SELECT uid FROM protected") if uid in self._tags}
+        self._players = dict(self._db.execute("SELECT pid, name FROM players"))
         secret = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
         self._secret = None if secret is None else bytes.fromhex(secret[0])
 
@@ -114,6 +147,14 @@ class TagRegistry:
     def cards(self, deck: str) -> dict[str, str]:
         """Card id -> UID of every enrolled card of a deck."""
         return {tag.card: uid for tag, uid in self._uids.items() if tag.kind == "card" and tag.deck == deck}
+
+    def players(self) -> dict[str, str]:
+        """Player id -> name, of every player enrolled (with a card or once with one)."""
+        return dict(self._players)
+
+    def player_id(self, name: str) -> str | None:
+        """The id of the player named `name` (None: no such player)."""
+        return next((pid for pid, known in self._players.items() if known == name), None)
 
     def staff_key(self, uid: str) -> tuple[bytes, bytes]:
         """The password (4 bytes) and PACK (2 bytes) of staff tag `uid`: HMAC-SHA256 of its UID under the table's
@@ -145,12 +186,19 @@ class TagRegistry:
             self._db.execute("INSERT OR IGNORE INTO protected VALUES (?)", (uid,))
         self._protected.add(uid)
 
-    def enrol(self, uid: str, tag: Tag) -> None:
-        """Record a new tag; a UID already enrolled or retired, or a card that has a tag, raises ValueError."""
+    def enrol(self, uid: str, tag: Tag, name: str | None = None) -> None:
+        """Record a new tag (a player card with its player's `name`); a UID already enrolled or retired, a card
+        that has a tag, or a player card without a sound name, or with another player's, raises ValueError."""
         uid = uid.upper()
         self._check_new(uid, tag)
+        if tag.kind == "player":
+            self._check_name(tag.card, name)
         with transaction(self._db):
             self._insert(uid, tag)
+            if tag.kind == "player":
+                self._db.execute("INSERT OR REPLACE INTO players VALUES (?, ?)", (tag.card, name))
+        if tag.kind == "player":
+            self._players[tag.card] = name
         self._bind(uid, tag)
 
     def retire(self, uid: str) -> Tag:
@@ -180,10 +228,13 @@ class TagRegistry:
     # ------------------------------------------------------------ CSV
 
     def export_csv(self, path: str | Path) -> int:
-        """Write every live tag, then every retired one (kind 'retired'), as CSV; returns the row count."""
+        """Write every live tag, then every retired one (kind 'retired'), as CSV (a player card with its player's
+        name); returns the row count."""
         order = lambda item: (item[1].kind, item[1].deck or "", item[1].card or "", item[0])
-        rows = [[uid, t.kind, t.deck or "", t.card] for uid, t in sorted(self._tags.items(), key=order)]
-        rows += [[uid, "retired", t.deck or "", t.card] for uid, t in sorted(self._retired.items(), key=order)]
+        name = lambda t: self._players.get(t.card, "") if t.kind == "player" else ""
+        rows = [[uid, t.kind, t.deck or "", t.card, name(t)] for uid, t in sorted(self._tags.items(), key=order)]
+        rows += [[uid, "retired", t.deck or "", t.card, name(t)]
+                 for uid, t in sorted(self._retired.items(), key=order)]
         with open(path, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
             writer.writerow(CSV_COLUMNS)
@@ -205,20 +256,28 @@ class TagRegistry:
         except (OSError, UnicodeDecodeError, csv.Error) as error:
             report.errors.append(f"cannot read {path}: {error}")
             return report
-        if not rows or [c.strip().lower() for c in rows[0]] != CSV_COLUMNS:
+        header = [c.strip().lower() for c in rows[0]] if rows else []
+        if header not in (CSV_COLUMNS, CSV_COLUMNS[:-1]):
             report.errors.append(f"line 1: the header must be {','.join(CSV_COLUMNS)}")
             return report
         new: dict[str, tuple[Tag, bool]] = {}    # uid -> (tag, retired)
+        names: dict[str, str] = {}               # player id -> name, of the player cards
         seen_uid: dict[str, int] = {}
         seen_tag: dict[Tag, int] = {}
         for line, row in enumerate(rows[1:], start=2):
             if not any(c.strip() for c in row):
                 continue
-            parsed = self._parse_row(row)
+            parsed = self._parse_row(row, len(header))
             if isinstance(parsed, str):
                 report.errors.append(f"line {line}: {parsed}")
                 continue
-            uid, tag, retired = parsed
+            uid, tag, retired, name = parsed
+            if name:
+                problem = player_name_problem(name) or self._name_taken(tag.card, name, names)
+                if problem:
+                    report.errors.append(f"line {line}: {problem}")
+                    continue
+                names[tag.card] = name
             if uid in seen_uid:
                 report.errors.append(f"line {line}: tag {uid} is already on line {seen_uid[uid]}")
                 continue
@@ -243,6 +302,8 @@ class TagRegistry:
                     self._retire(uid, tag)
                 else:
                     self._insert(uid, tag)
+            self._db.executemany("INSERT OR REPLACE INTO players VALUES (?, ?)", names.items())
+        self._players.update(names)
         for uid, (tag, retired) in new.items():
             if retired:
                 self._retired[uid] = tag
@@ -252,22 +313,30 @@ class TagRegistry:
         return report
 
     @staticmethod
-    def _parse_row(row: list[str]) -> tuple[str, Tag, bool] | str:
-        """(uid, tag, retired) from a CSV row, or what is wrong with it."""
-        if len(row) != len(CSV_COLUMNS):
-            return f"expected {len(CSV_COLUMNS)} columns ({','.join(CSV_COLUMNS)}), found {len(row)}"
-        uid, kind, deck, card = (c.strip() for c in row)
+    def _parse_row(row: list[str], columns: int) -> tuple[str, Tag, bool, str] | str:
+        """(uid, tag, retired, player's name) from a CSV row of `columns` columns, or what is wrong with it."""
+        if len(row) != columns:
+            return f"expected {columns} columns ({','.join(CSV_COLUMNS[:columns])}), found {len(row)}"
+        uid, kind, deck, card, name = (*(c.strip() for c in row), "")[:5]
         uid = uid.upper()
         if not UID.fullmatch(uid):
             return f"{uid or 'an empty UID'} is not a UID (8, 14 or 20 hex digits)"
-        if kind not in ("card", "staff", "retired"):
-            return f"unknown kind {kind!r} (card, staff or retired)"
+        if kind not in ("card", "staff", "player", "retired"):
+            return f"unknown kind {kind!r} (card, staff, player or retired)"
         if not card:
             return "the card column is empty"
-        if kind == "staff" and deck:
-            return f"a staff card belongs to no deck (found {deck!r})"
+        if kind in ("staff", "player") and deck:
+            return f"a {kind} card belongs to no deck (found {deck!r})"
         if kind == "card" and not deck:
             return "the deck column is empty"
+        if kind == "player" or (kind == "retired" and not deck and PLAYER_ID.fullmatch(card)):
+            if not PLAYER_ID.fullmatch(card):
+                return f"{card!r} is not a player id (p- and 12 hex digits)"
+            if kind == "player" and not name:
+                return "a player card needs its player's name"
+            return uid, player_tag(card), kind == "retired", name
+        if name:
+            return "only a player card has a name"
         if deck:
             cards = deck_cards(deck)
             if cards is None:
@@ -275,7 +344,7 @@ class TagRegistry:
             if card not in cards:
                 return f"deck {deck} has no card {card!r}"
         tag = Tag("card", deck, card) if deck else Tag("staff", None, card)
-        return uid, tag, kind == "retired"
+        return uid, tag, kind == "retired", ""
 
     def _conflict(self, uid: str, tag: Tag, retired: bool) -> str | None:
         """How a row (uid is `tag`, live or retired) contradicts the registry, if it does."""
@@ -290,6 +359,19 @@ class TagRegistry:
         return None
 
     # ------------------------------------------------------------ storage
+
+    def _check_name(self, pid: str | None, name: str | None) -> None:
+        problem = "a player card needs its player's name" if name is None else player_name_problem(name)
+        if problem is None and not PLAYER_ID.fullmatch(pid or ""):
+            problem = f"{pid!r} is not a player id (p- and 12 hex digits)"
+        problem = problem or self._name_taken(pid, name)
+        if problem:
+            raise ValueError(problem)
+
+    def _name_taken(self, pid: str, name: str, read: dict[str, str] | None = None) -> str | None:
+        """Whether `name` is already another player's, in the registry or among the rows `read` (pid -> name)."""
+        taken = {known for other, known in {**self._players, **(read or {})}.items() if other != pid}
+        return f"{name!r} is another player's name" if name in taken else None
 
     def _check_new(self, uid: str, tag: Tag | None) -> None:
         if uid in self._tags:
@@ -323,8 +405,23 @@ class TagRegistry:
 
 
 def _name(tag: Tag) -> str:
-    """A tag as the registry's messages name it: 'pairs/7a' or 'staff-1'."""
-    return tag.card if tag.kind == "staff" else f"{tag.deck}/{tag.card}"
+    """A tag as the registry's messages name it: 'pairs/7a', 'staff-1' or 'player p-0123456789ab'."""
+    return {"staff": tag.card, "player": f"player {tag.card}"}.get(tag.kind, f"{tag.deck}/{tag.card}")
+
+
+def _upgrade(db) -> None:
+    """Format 1 to 2, in one transaction: its tables' CHECK on `kind` let no player card in, so `tags` and
+    `retired` are made again with the rows they hold."""
+    version = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    if version is not None and version[0] == str(FORMAT):
+        return
+    with transaction(db):
+        for table, statement in (("tags", TAGS), ("retired", RETIRED)):
+            db.execute(f"ALTER TABLE {table} RENAME TO {table}_1")
+            db.execute(statement)
+            db.execute(f"INSERT INTO {table} SELECT * FROM {table}_1")
+            db.execute(f"DROP TABLE {table}_1")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (str(FORMAT),))
 
 
 def simulated_uid(name: str) -> str:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from table.enrol import BlankTags, Enrolment, Station
+from table.enrol.screen import EnrolScreen
 from table.events import CardPlaced, CardRemoved
 from table.hardware.simulated import Noise, VirtualReader
 from table.storage.registry import Tag, TagRegistry, staff_tag
@@ -195,6 +196,34 @@ def test_staff_cards_alone(path):
     assert enrolment.target == staff_tag(2)
 
 
+def test_a_players_card_is_tagged_for_a_new_player_then_retagged_by_name_to_the_same_player(path):
+    registry = TagRegistry(path)
+    enrolment = Enrolment(registry, player="Alice")
+    (target,) = enrolment.targets
+    assert target.kind == "player" and enrolment.player_name(target.card) == "Alice"
+    reader = VirtualReader("station")
+    hand = Hand(Station(enrolment, [reader]), reader)
+    assert hand.tap(uid(1)).key == "enrol_accepted"
+    assert registry.players() == {target.card: "Alice"} and enrolment.complete
+    again = Enrolment(registry, player="Alice")           # the same player: the card is there, and can be replaced
+    assert again.targets == (target,) and again.complete
+    again.retag("Alice")
+    hand = Hand(Station(again, [reader]), reader)
+    assert hand.tap(uid(1)).key == "enrol_tag_taken"
+    assert hand.tap(uid(2)).key == "enrol_retagged"
+    assert registry.lookup(uid(2)) == target and registry.retired(uid(1)) == target
+    assert registry.players() == {target.card: "Alice"}
+    screen = EnrolScreen("en")
+    screen.render(again)
+    assert screen.outcome_text(again) == "Tag replaced: Alice's card. The old tag is retired."
+
+
+@pytest.mark.parametrize("name", ["", " Alice", "A" * 25])
+def test_a_player_card_for_a_name_that_cannot_be_shown_is_refused(name):
+    with pytest.raises(ValueError, match="player's name"):
+        Enrolment(TagRegistry(), player=name)
+
+
 @pytest.mark.parametrize("deck, staff, error", [("no-such-deck", 0, "no deck"), (None, 0, "nothing to enrol"),
                                                 (DECK, -1, "negative")])
 def test_bad_options_are_refused(deck, staff, error):
@@ -286,8 +315,8 @@ def test_the_station_on_table_hardware_enrols_a_tag_laid_on_a_centre_pad_and_a_s
         build.ChipPad(built.chips["centre"]).place(uid(7))
         return built
 
-    args = Namespace(registry=path, deck=DECK, staff=0, retag=None, lang="fr", frames=20, fullscreen=False,
-                     export=None, import_=None)
+    args = Namespace(registry=path, deck=DECK, staff=0, player=None, retag=None, lang="fr", frames=20,
+                     fullscreen=False, export=None, import_=None)
     assert run_enrol(args, hardware, layout.centre) == 0
     registry = TagRegistry(path)
     assert registry.lookup(uid(7)) == card("TA02") and registry.uid_of(card("TA01")) is None

@@ -261,7 +261,7 @@ def test_cardtable_enrol_exports_and_imports_csv(capsys, tmp_path):
     assert imported.cards(DECK) == {"TA01": uid(9), "TA02": uid(2), "TA03": uid(3)}
     assert imported.retired(uid(1)) == Tag("card", DECK, "TA01")
     imported.close()
-    csv.write_text(csv.read_text() + f"{uid(20)},card,{DECK},AB01\n{uid(2)},card,{DECK},AB02\n")
+    csv.write_text(csv.read_text() + f"{uid(20)},card,{DECK},AB01,\n{uid(2)},card,{DECK},AB02,\n")
     code, printed, err = run(capsys, "enrol", "--registry", str(target), "--import", str(csv))
     assert (code, printed) == (1, "")
     assert err.splitlines() == ["nothing imported, 1 error(s):",

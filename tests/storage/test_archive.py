@@ -75,7 +75,7 @@ def test_a_finished_game_moves_to_a_verified_archive_and_its_result_to_the_histo
     assert stat.S_IMODE(archive.stat().st_mode) == 0o400
     live = list(Journal(folder / "journal.sqlite", read_only=True).entries())
     assert [(kind, data) for _, kind, data in live] == [
-        ("menu", {"game": "feira-torio", "options": {}, "cursor": -1}),
+        ("menu", {"game": "feira-torio", "options": {}, "cursor": -1, "teach": False}),
         *(("join", {"seat": s}) for s in SEATS)], "the live journal holds only the lobby the game left"
     [row] = TableFiles(folder / "journal.sqlite").journal.history.games()
     assert row["game"] == "feira-torio" and row["seats"] == SEATS and row["options"] == {}

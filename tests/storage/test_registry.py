@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from table.storage.registry import Tag, TagRegistry, deck_cards, staff_tag
+from table.storage.registry import Tag, TagRegistry, deck_cards, new_player_id, player_tag, staff_tag
 
 DECK = "feira-torio"
 CARDS = deck_cards(DECK)
@@ -117,8 +117,8 @@ def test_csv_round_trip(registry, path, tmp_path):
     exported = tmp_path / "tags.csv"
     assert registry.export_csv(exported) == 7
     lines = exported.read_text().splitlines()
-    assert lines[0] == "uid,kind,deck,card"
-    assert f"{uid(2)},retired,{DECK},TA02" in lines and f"{uid(100)},staff,,staff-1" in lines
+    assert lines[0] == "uid,kind,deck,card,name"
+    assert f"{uid(2)},retired,{DECK},TA02," in lines and f"{uid(100)},staff,,staff-1," in lines
     fresh = TagRegistry(tmp_path / "other.sqlite")
     report = fresh.import_csv(exported)
     assert (report.added, report.unchanged, report.errors) == (7, 0, [])
@@ -169,7 +169,7 @@ def test_import_reports_every_error_at_once_and_rejects_a_bad_header(registry, p
     report = registry.import_csv(write(tmp_path, "nonsense,card,x,y", f"{uid(92)},card,{DECK},ZZ01", GOOD))
     assert [e.split(":")[0] for e in report.errors] == ["line 2", "line 3"]
     report = registry.import_csv(write(tmp_path, GOOD, header="uid,deck,card,kind"))
-    assert report.errors == ["line 1: the header must be uid,kind,deck,card"]
+    assert report.errors == ["line 1: the header must be uid,kind,deck,card,name"]
     report = registry.import_csv(tmp_path / "missing.csv")
     assert report.errors[0].startswith("cannot read")
     assert contents(path) == before
@@ -180,3 +180,77 @@ def test_import_of_a_tag_retired_elsewhere_and_found_again_is_refused(registry, 
     report = registry.import_csv(write(tmp_path, f"{uid(5)},card,{DECK},AB09"))
     assert report.errors == [f"line 2: tag {uid(5)} was retired (it was {DECK}/TA05)"]
     assert registry.lookup(uid(5)) is None
+
+
+# ---------------------------------------------------------------- player cards
+
+
+def test_a_player_card_names_its_player_and_a_lost_one_is_retagged_to_the_same_player(registry, path):
+    alice = new_player_id()
+    registry.enrol(uid(50), player_tag(alice), "Alice")
+    assert registry.lookup(uid(50)) == player_tag(alice) and registry.players() == {alice: "Alice"}
+    assert registry.player_id("Alice") == alice and registry.player_id("Bob") is None
+    assert registry.retag(player_tag(alice), uid(51)) == uid(50)
+    registry.close()
+    again = TagRegistry(path)
+    assert again.lookup(uid(51)) == player_tag(alice) and again.retired(uid(50)) == player_tag(alice)
+    assert again.players() == {alice: "Alice"}
+    again.close()
+
+
+@pytest.mark.parametrize("name, pid, why", [
+    (None, "p-0000000000aa", "needs its player's name"),
+    ("", "p-0000000000aa", "cannot be empty"),
+    (" Bob", "p-0000000000aa", "start or end with spaces"),
+    ("B" * 25, "p-0000000000aa", "at most 24"),
+    ("B\nob", "p-0000000000aa", "printable"),
+    ("Bob", "alice", "not a player id"),
+    ("Alice", "p-ffffffffffff", "'Alice' is another player's name"),
+])
+def test_a_player_card_without_a_sound_name_or_id_is_refused_and_nothing_changes(registry, path, name, pid, why):
+    registry.enrol(uid(50), player_tag("p-0123456789ab"), "Alice")
+    before = contents(path)
+    with pytest.raises(ValueError, match=why):
+        registry.enrol(uid(60), player_tag(pid), name)
+    assert contents(path) == before and registry.lookup(uid(60)) is None
+
+
+def test_a_registry_of_format_1_is_upgraded_with_every_row_and_then_takes_player_cards(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with closing(sqlite3.connect(path)) as db:   # a format 1 registry, as tables made it before player cards
+        db.executescript("""
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO meta VALUES ('kind', 'registry'), ('format', '1');
+            CREATE TABLE tags (uid TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
+                               deck TEXT, card TEXT, UNIQUE (deck, card));
+            CREATE TABLE retired (uid TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('card', 'staff')),
+                                  deck TEXT, card TEXT, at TEXT NOT NULL DEFAULT (datetime('now')));
+            CREATE TABLE protected (uid TEXT PRIMARY KEY);
+            INSERT INTO tags VALUES ('04000000000001', 'card', 'feira-torio', 'TA01'),
+                                    ('04000000000064', 'staff', NULL, 'staff-1');
+            INSERT INTO retired (uid, kind, deck, card) VALUES ('04000000000002', 'card', 'feira-torio', 'TA01');
+            INSERT INTO protected VALUES ('04000000000064');
+        """)
+        db.commit()
+    before = contents(path)
+    registry = TagRegistry(path)
+    assert contents(path) == before and registry.protected(uid(100))
+    registry.enrol(uid(50), player_tag("p-0123456789ab"), "Alice")
+    registry.close()
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == ("2",)
+
+
+def test_player_cards_go_through_csv_with_their_names(registry, path, tmp_path):
+    registry.enrol(uid(50), player_tag("p-0123456789ab"), "Alice")
+    registry.retag(player_tag("p-0123456789ab"), uid(51))
+    exported = tmp_path / "tags.csv"
+    registry.export_csv(exported)
+    assert f"{uid(51)},player,,p-0123456789ab,Alice" in exported.read_text().splitlines()
+    fresh = TagRegistry(tmp_path / "other.sqlite")
+    assert fresh.import_csv(exported).errors == []
+    assert fresh.lookup(uid(51)) == player_tag("p-0123456789ab") and fresh.players() == {"p-0123456789ab": "Alice"}
+    assert fresh.retired(uid(50)) == player_tag("p-0123456789ab")
+    clash = write(tmp_path, f"{GOOD},", f"{uid(70)},player,,p-ffffffffffff,Alice", header="uid,kind,deck,card,name")
+    assert fresh.import_csv(clash).errors == ["line 3: 'Alice' is another player's name"]
+    fresh.close()
