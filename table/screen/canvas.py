@@ -17,6 +17,7 @@ from table.screen.i18n import Translator
 
 HEADER = 84          # height of the title bar (the message banner covers it)
 PROMPT = 68          # height of the prompt bar at the bottom of a page
+NAME_W = 220         # the widest a seat's name (or its player's) is drawn in a score table
 
 
 class Canvas:
@@ -74,11 +75,14 @@ class Canvas:
 
     def score_rows(self, players: list[int], top: int, bottom: int, most: int, name: tuple[int, int] = (100, 40),
                    crown: tuple[int, int] | None = None, x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
-        """Seat rows (`seat_rows`, to `x1`) of a score table, each with its seat's name (`name`: x in the row,
-        size); with a `crown` (x in the row, radius), a winner's row is framed and crowned once drawn."""
+        """Seat rows (`seat_rows`, to `x1`) of a score table, each with its seat's name, or its player's when a
+        player card named it (`name`: x in the row, size); with a `crown` (x in the row, radius), a winner's row is
+        framed and crowned once drawn."""
+        names = self.table.get("names") or {}
         for p, row in self.seat_rows(players, top, bottom, most, x1=x1):
-            draw.text(self.surf, self.t("seat", seat=self.seat(p)), name[1], TEXT, "midleft",
-                      (row.x + name[0], row.centery))
+            seat = self.seat(p)
+            draw.text(self.surf, names.get(str(seat)) or self.t("seat", seat=seat), name[1], TEXT, "midleft",
+                      (row.x + name[0], row.centery), width=NAME_W, lines=2)
             yield p, row
             if crown and p in self.view["winners"]:
                 draw.frame(self.surf, row)

@@ -178,8 +178,9 @@ class Screen:
             x = cx + (i - (len(seats) - 1) / 2) * step
             inside = seat in joined
             draw.badge(surf, (x, seats_y), r, seat, GREEN if inside else LIGHTS["off"])
-            draw.tag(surf, t("joined" if inside else "free"), 30, (x, seats_y + r + 10), INK,
-                     TEXT if inside else MUTED, "midtop")
+            name = (table.get("names") or {}).get(str(seat))   # the player a player card named
+            draw.tag(surf, name or t("joined" if inside else "free"), 30, (x, seats_y + r + 10), INK,
+                     GOLD if name else TEXT if inside else MUTED, "midtop", width=step - 8)
         draw.text(surf, t("lobby_join"), 44, TEXT, "midtop", (cx, under[0]), width=SIZE[0] - 60)
         draw.text(surf, t("lobby_start"), 34, MUTED, "midtop", (cx, under[1]), width=SIZE[0] - 60)
         draw.text(surf, _start_status(t, table)[0], 44, GOLD, "midtop", (cx, under[2]), width=SIZE[0] - 60)

@@ -27,7 +27,7 @@ from table.session.lobby import RULES, START, Menu, games_for
 from table.session.staff import CONFIRMED, StaffMenu
 from table.storage import StorageFault
 from table.storage.journal import Finished, Journal
-from table.storage.registry import TagRegistry
+from table.storage.registry import PLAYER_ID, TagRegistry, player_name_problem
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,7 @@ class TableSession:
         self.menu = Menu.first(layout)             # the lobby's choice (as the journal has it, until restored)
         self.game: Game | None = None              # the game in play, None in the lobby
         self.joined: list[int] = []        # lobby: seat numbers that joined, clockwise
+        self.names: dict[int, tuple[str, str]] = {}   # seat -> (player id, name): the seats a player card named
         self.players: tuple[int, ...] = ()  # game: the playing seats, in player order
         self.state: Any = None              # the engine state, None in the lobby
         self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
@@ -217,6 +218,8 @@ class TableSession:
             return self._refuse(seat, "unknown_tag")
         if tag.kind == "staff":
             return self._staff_card(event)
+        if tag.kind == "player":
+            return self._player_card(seat, tag.card)
         if self.state is None:
             return self._join(seat, tag.deck)
         if tag.deck != self.game.info.deck:
@@ -448,11 +451,30 @@ class TableSession:
         menu = self.menu.with_deck(deck, self.layout)
         if GAMES[menu.game].info.deck != deck:
             return self._refuse(seat, "other_game_card")
+        self._join_with(seat, menu)
+
+    def _join_with(self, seat: int, menu: Menu) -> bool:
+        """Seat `seat` joins the lobby, whose menu becomes `menu`; False when the table is full (refused)."""
         if len(self.joined) >= GAMES[menu.game].info.players.stop - 1:
-            return self._refuse(seat, "table_full")
+            self._refuse(seat, "table_full")
+            return False
         if menu != self.menu or self._menu_unjournaled:
             self._accept(seat, "menu", _menu_json(menu))
         self._accept(seat, "join", {"seat": seat})
+        return True
+
+    def _player_card(self, seat: int | None, pid: str) -> None:
+        """A regular's player card: in the lobby, at a seat, it names that seat's player, the seat joining first
+        when it had not (a player sits at one seat: named at another before, moved here)."""
+        if self.state is not None:
+            return self._refuse(seat, "player_card_in_game")
+        if seat is None:
+            return self._refuse(None, "join_at_seat")
+        if self.names.get(seat, ("",))[0] == pid:
+            return None   # read again
+        if seat not in self.joined and not self._join_with(seat, self.menu):
+            return None
+        self._accept(seat, "player", {"seat": seat, "player": pid, "name": self.registry.players()[pid]})
 
     def _start(self, first_seat: int | None, by: int | None) -> None:
         """Start the chosen game with the joined seats; `first_seat` starts (deals, plays first); `by` asked."""
@@ -545,6 +567,14 @@ class TableSession:
             if len(self.joined) >= most:
                 raise _Unfit(f"seat {seat} joins past the {most} players {self.menu.game} takes")
             return seat
+        if kind == "player":
+            seat, pid, name = data["seat"], data["player"], data["name"]
+            if self.state is not None or seat not in self.joined:
+                raise _Unfit(f"a player named at seat {seat!r}, which is not in the lobby")
+            sound = type(pid) is str and PLAYER_ID.fullmatch(pid) and type(name) is str
+            if not sound or player_name_problem(name):
+                raise _Unfit(f"a player {pid!r} named {name!r}")
+            return seat, pid, name
         if kind == "menu":
             if self.state is not None:
                 raise _Unfit("a lobby menu during a game")
@@ -578,6 +608,9 @@ class TableSession:
             self.cursor = checked
         elif kind == "join":
             self.joined = sorted(self.joined + [checked])
+        elif kind == "player":
+            seat, pid, name = checked
+            self.names = {s: named for s, named in self.names.items() if named[0] != pid} | {seat: (pid, name)}
         elif kind == "menu":
             self.menu, self._menu_unjournaled = checked, False
         elif kind == "start":
@@ -598,7 +631,9 @@ class TableSession:
             self.rules_page = None
             self.menus.clear()
             if result is not None:
-                lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined))
+                lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined),
+                         *(("player", {"seat": s, "player": pid, "name": name})
+                           for s, (pid, name) in sorted(self.names.items())))
                 self.finished.append(Finished(self._began, seq, result, lobby))
             if self.offer_after is not None:   # live only: a restore applies its entries before it is set
                 self._offer(self.offer_after)
@@ -641,11 +676,13 @@ class TableSession:
 
     def _result(self) -> dict:
         """The finished game's result for the history: scores and winners by seat (none for a game the staff
-        ended before its end)."""
+        ended before its end), and the players the seats' player cards named."""
         view = self.public()
         return {"game": self.game.name, "options": dict(self.menu.options), "seats": list(self.players),
                 "scores": {str(seat): total for seat, total in zip(self.players, view["totals"])},
-                "winners": [self.players[p] for p in view["winners"]]}
+                "winners": [self.players[p] for p in view["winners"]],
+                "players": {str(seat): {"id": pid, "name": name} for seat, (pid, name) in sorted(self.names.items())
+                            if seat in self.players}}
 
     def _archive(self) -> None:
         """Hand the finished games to the journal to archive (a journal without history keeps them); the entry
@@ -738,6 +775,7 @@ class TableSession:
             "game": info.name,
             "seats": [s.number for s in self.layout.seats],
             "joined": list(self.players) if self.state is not None else list(self.joined),
+            "names": {str(seat): name for seat, (_, name) in sorted(self.names.items())},
             "min_players": info.players.start,
             "max_players": info.players.stop - 1,
             "options": dict(self.menu.options),

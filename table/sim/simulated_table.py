@@ -11,7 +11,7 @@ from table.layout import Layout
 from table.pipeline import Table
 from table.storage.journal import Journal
 from table.hardware.rfid.emulator import EmulatedNtag
-from table.storage.registry import Tag, TagRegistry, deck_cards, enrol_simulated
+from table.storage.registry import PLAYER_ID, Tag, TagRegistry, deck_cards, enrol_simulated, player_tag
 
 PATIENCE = 200   # polls a simulated hand waits for the table to see a card come or go
 
@@ -64,7 +64,10 @@ class SimulatedTable:
         return self.session.chosen.info.deck
 
     def uid(self, card: str) -> str:
-        """The tag UID of a card of the current game's deck (or 'staff-1' for the staff card)."""
+        """The tag UID of a card of the current game's deck ('staff-1' for the staff card, a player's id for their
+        player card)."""
+        if PLAYER_ID.fullmatch(card):
+            return self.registry.uid_of(player_tag(card))
         tag = Tag("staff", None, card) if card.startswith("staff") else Tag("card", self.deck, card)
         return self.registry.uid_of(tag)
 

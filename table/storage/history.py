@@ -25,7 +25,7 @@ from table.storage import StorageRefused, open_store, transaction
 from table.storage.chain import new_id
 from table.storage.outbox import acked, link_file
 
-FORMAT = 1
+FORMAT = 2   # 2: the players column; format 1 is read, and upgraded when written
 KIND = "history"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS games (
     first_seq  INTEGER NOT NULL,   -- its entries in that file
     last_seq   INTEGER NOT NULL,
     sha256     TEXT NOT NULL,      -- of the archive file
+    players    TEXT NOT NULL DEFAULT '{}',   -- JSON object: seat -> {"id", "name"} of the players cards named
     UNIQUE (journal, first_seq)
 );
 CREATE TABLE IF NOT EXISTS outbox (
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS outbox (
 log = logging.getLogger(__name__)
 
 COLUMNS = ("id", "game", "options", "seats", "scores", "winners", "started", "ended", "duration_s", "journal",
-           "first_seq", "last_seq", "sha256")
+           "first_seq", "last_seq", "sha256", "players")
+JSON_COLUMNS = ("options", "seats", "scores", "winners", "players")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,7 @@ class Played:
     last: int
     journal: str = ""
     sha256: str = ""
+    players: dict = dataclasses.field(default_factory=dict)   # seat -> {"id", "name"}: the seats a player card named
 
     @property
     def duration_s(self) -> float:
@@ -87,8 +90,9 @@ class History:
 
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.folder = Path(path).parent / "games"
-        self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only)
+        self._db = open_store(path, KIND, SCHEMA, FORMAT, read_only, older=(1,))
         if not read_only:   # games the hall acknowledged since the last write leave the outbox
+            _upgrade(self._db)
             try:
                 self._write(lambda: None)
             except (OSError, sqlite3.Error) as error:
@@ -105,7 +109,7 @@ class History:
             added = self._db.execute(
                 f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS[1:])}) VALUES ({', '.join('?' * (len(COLUMNS) - 1))})",
                 (p.game, _json(p.options), _json(p.seats), _json(p.scores), _json(p.winners), p.started, p.ended,
-                 p.duration_s, p.journal, p.first, p.last, p.sha256))
+                 p.duration_s, p.journal, p.first, p.last, p.sha256, _json(p.players)))
             if added.rowcount:
                 self._db.execute("INSERT INTO outbox (kind, body, at) VALUES ('game', ?, ?)",
                                  (_json(outbox_body(p, added.lastrowid)), at))
@@ -131,10 +135,12 @@ class History:
                 for seq, kind, body in self._db.execute("SELECT seq, kind, body FROM outbox ORDER BY seq")]
 
     def games(self) -> list[dict]:
-        """Every finished game, oldest first, its JSON columns decoded."""
-        rows = self._db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY id")
-        return [{name: json.loads(v) if name in ("options", "seats", "scores", "winners") else v
-                 for name, v in zip(COLUMNS, row)} for row in rows]
+        """Every finished game, oldest first, its JSON columns decoded (a history of format 1, read as it is, has
+        no players)."""
+        rows = self._db.execute("SELECT * FROM games ORDER BY id")
+        names = [d[0] for d in rows.description]
+        return [{"players": {}} | {name: json.loads(v) if name in JSON_COLUMNS else v for name, v in zip(names, row)}
+                for row in rows]
 
     def export_journal(self, game_id: int, to: Path) -> Path:
         """Copy the archived journal of game `game_id` to `to` (a file, or a folder to put it in), after
@@ -160,7 +166,7 @@ def outbox_body(played: Played, game_id: int) -> dict:
     archive's SHA-256."""
     return {"id": game_id, "game": played.game, "options": played.options, "seats": played.seats,
             "scores": played.scores, "winners": played.winners, "started": played.started, "ended": played.ended,
-            "duration_s": played.duration_s, "sha256": played.sha256}
+            "duration_s": played.duration_s, "sha256": played.sha256, "players": played.players}
 
 
 def history_command(path: Path, as_csv: bool, as_json: bool, export: list[str] | None) -> int:
@@ -196,11 +202,12 @@ def _export(history: History, path: Path, number: str, to: str) -> int:
 
 
 def _print_games(games: list[dict]) -> None:
-    """The finished games as a table: one line each, its scores by seat, the winners marked."""
+    """The finished games as a table: one line each, its scores by seat (and player), the winners marked."""
     print(f"{'#':>4}  {'started (UTC)':16}  {'game':12} {'time':>7}  scores (seat: total)")
     for g in games:
         minutes, seconds = divmod(round(g["duration_s"]), 60)
-        scores = ", ".join(f"{seat}: {total}{'*' if int(seat) in g['winners'] else ''}"
+        named = {seat: f" {player['name']}" for seat, player in g["players"].items()}
+        scores = ", ".join(f"{seat}{named.get(seat, '')}: {total}{'*' if int(seat) in g['winners'] else ''}"
                            for seat, total in g["scores"].items())
         print(f"{g['id']:>4}  {g['started'][:16].replace('T', ' '):16}  {g['game']:12} {minutes:>4}:{seconds:02d}  "
               f"{scores}{'' if g['winners'] else '  (ended by staff)'}")
@@ -215,6 +222,14 @@ def to_csv(games: list[dict]) -> str:
     for game in games:
         writer.writerow([_json(game[c]) if isinstance(game[c], (dict, list)) else game[c] for c in COLUMNS])
     return out.getvalue()
+
+
+def _upgrade(db) -> None:
+    """Format 1 to 2: the players column (every game recorded before it had none)."""
+    if "players" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}:
+        with transaction(db):
+            db.execute("ALTER TABLE games ADD COLUMN players TEXT NOT NULL DEFAULT '{}'")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (str(FORMAT),))
 
 
 def _json(value) -> str:

@@ -8,7 +8,9 @@ import io
 import json
 import random
 import shutil
+import sqlite3
 import stat
+from contextlib import closing
 
 import pytest
 
@@ -22,6 +24,7 @@ from table.session.table_session import TableSession
 from table.sim.simulated_table import SimulatedTable
 from table.storage import journal as journal_module
 from table.storage.files import TableFiles
+from table.storage.history import History, Played as Recorded
 from table.storage.journal import Journal
 from tests.games.tables import Played
 
@@ -183,3 +186,32 @@ def test_history_of_a_table_that_never_finished_a_game(tmp_path, capsys):
     assert main(["history", "--journal", str(tmp_path / "journal.sqlite")]) == 0
     assert "no finished game yet" in capsys.readouterr().err
     assert not list(tmp_path.iterdir()), "nothing created"
+
+
+def test_a_history_of_format_1_is_read_as_it_is_and_upgraded_when_written_keeping_every_game(tmp_path):
+    """Histories made before player cards have no players column: `cardtable history` reads them (no players),
+    and the table's next write adds the column, every game kept with no players."""
+    path = tmp_path / "history.sqlite"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript("""
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO meta VALUES ('kind', 'history'), ('format', '1');
+            CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
+                seats TEXT NOT NULL, scores TEXT NOT NULL, winners TEXT NOT NULL, started TEXT NOT NULL,
+                ended TEXT NOT NULL, duration_s REAL NOT NULL, journal TEXT NOT NULL, first_seq INTEGER NOT NULL,
+                last_seq INTEGER NOT NULL, sha256 TEXT NOT NULL, UNIQUE (journal, first_seq));
+            INSERT INTO games VALUES (1, 'sweep', '{}', '[1, 2, 3]', '{"1": 5, "2": 9, "3": 1}', '[2]',
+                '2026-11-01T20:00:00+00:00', '2026-11-01T20:30:00+00:00', 1800, 'a.sqlite', 1, 90, 'ab');
+        """)
+        db.commit()
+    read = History(path, read_only=True)
+    assert [g["players"] for g in read.games()] == [{}]
+    read.close()
+    history = History(path)
+    history.record([Recorded("sweep", {}, [1, 2], {"1": 3, "2": 4}, [2], "2026-11-02T20:00:00+00:00",
+                           "2026-11-02T20:20:00+00:00", 1, 50, "b.sqlite", "cd",
+                           {"2": {"id": "p-00000000a11c", "name": "Alice"}})])
+    games = history.games()
+    history.close()
+    assert [g["players"] for g in games] == [{}, {"2": {"id": "p-00000000a11c", "name": "Alice"}}]
+    assert games[0]["scores"] == {"1": 5, "2": 9, "3": 1}

@@ -62,7 +62,7 @@ def spoil(kind: str, how: str, path) -> str:
     db.execute("UPDATE meta SET value = '99' WHERE key = 'format'")
     db.commit()
     db.close()
-    return f"{kind} format 99, this table reads format {'2 or 1' if kind in ('journal', 'registry') else 1}"
+    return f"{kind} format 99, this table reads format {'2 or 1' if kind in ('journal', 'registry', 'history') else 1}"
 
 
 HOWS = ["garbage", "text", "truncated", "foreign", "other-kind", "newer-format"]

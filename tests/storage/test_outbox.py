@@ -46,7 +46,7 @@ def test_a_game_finished_at_the_table_is_queued_with_its_history_row(tmp_path):
     [row], [(seq, kind, body)] = files.journal.history.games(), files.journal.history.outbox()
     assert (seq, kind) == (1, "game")
     assert body == {k: row[k] for k in ("game", "options", "seats", "scores", "winners", "started", "ended",
-                                        "duration_s", "sha256", "id")}
+                                        "duration_s", "sha256", "id", "players")}
     outbox, rows = pending(state / "history.sqlite", 0, 10)
     assert outbox == files.journal.history.outbox_id and [row[:2] for row in rows] == [(1, "game")], "the link reads it"
     sim.close()
