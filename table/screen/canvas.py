@@ -17,6 +17,7 @@ from table.screen.i18n import Translator
 
 HEADER = 84          # height of the title bar (the message banner covers it)
 PROMPT = 68          # height of the prompt bar at the bottom of a page
+WHY_SIZE = 28        # the size of a first game's why under the prompt
 NAME_W = 220         # the widest a seat's name (or its player's) is drawn in a score table
 
 
@@ -207,8 +208,8 @@ class Canvas:
         pygame.draw.rect(self.surf, PANEL_HI, bar)
         why = self.why() if explain else ""
         if why:
-            draw.text(self.surf, text, 30, GOLD, "midtop", (bar.centerx, bar.y + 1), width=SIZE[0] - 40)
-            draw.text(self.surf, why, 26, TEXT, "midbottom", (bar.centerx, bar.bottom - 1), width=SIZE[0] - 40)
+            draw.text(self.surf, text, 34, GOLD, "center", (bar.centerx, bar.y + 20), width=SIZE[0] - 40)
+            draw.text(self.surf, why, WHY_SIZE, TEXT, "center", (bar.centerx, bar.y + 50), width=SIZE[0] - 40)
         else:
             draw.text(self.surf, text, 44, GOLD, "center", bar.center, width=SIZE[0] - 40)
 

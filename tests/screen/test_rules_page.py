@@ -14,6 +14,7 @@ from table.registry import GAMES
 from table.screen import Screen, Translator, draw
 from table.screen.draw import SIZE
 from table.screen.i18n import LANGS
+from table.screen.canvas import WHY_SIZE
 from table.screen.screen import RULES_PARTS, RULES_TEXT_W
 from tests.games.tables import random_states, table_view
 
@@ -58,7 +59,7 @@ def test_every_phase_of_every_game_says_why_in_one_line_in_a_first_game(name, la
     for phase in sorted(phases(GAMES[name])):
         key = f"why_{phase}"
         assert t.has(key), f"{name} has no {key} in {lang}"
-        assert len(t(key)) <= WHY_CHARS and fits(t(key), 26, SIZE[0] - 40, 1), (name, lang, t(key))
+        assert len(t(key)) <= WHY_CHARS and fits(t(key), WHY_SIZE, SIZE[0] - 40, 1), (name, lang, t(key))
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -64,7 +64,7 @@ def test_a_seat_menu_in_play_offers_the_rules_last_and_only_its_seat_closes_them
     desk = started_feira_torio()
     assert desk.press(2, "ok") == []                          # Feira Torio has no seat menu: Back and the rules
     menu = desk.session.table_view()["menus"]["2"]
-    assert menu["labels"] == [["menu_back", {}], ["menu_rules", {}]] and menu["why"] == ["not_your_turn", {}]
+    assert menu["labels"] == [["menu_back", {}], ["menu_rules", {}]] and menu["why"] == ["no_choice_now", {}]
     desk.press(2, "next")
     assert desk.press(2, "ok") == []
     view = desk.session.table_view()

@@ -38,7 +38,9 @@ def interpret(state: State, act: Act) -> Action | Refusal | None:
                     return Refusal.of("slot_locked", player=player)
             return Bid(player, slot, card)
         case ButtonPress(player, button):
-            if state.phase != "first" or player != state.first_bid:
+            if state.phase != "first":
+                return Refusal.of("no_choice_now", player=player)
+            if player != state.first_bid:
                 return Refusal.of("not_your_turn", player=player)
             if button == "next":
                 return PointFirst(player, (state.pointer + 1) % LOTS)
