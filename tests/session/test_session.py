@@ -647,8 +647,10 @@ def legal_step(desk: Desk, rng: random.Random) -> None:
         free = [s for s in range(1, 7) if s not in session.joined]
         if len(session.joined) >= 3 and (not free or rng.random() < 0.3):
             desk.press(rng.choice(session.joined), "ok")
-        else:
-            desk.tap(desk.pad(rng.choice(free), 0), rng.choice(CARDS))
+        else:   # a Feira Torio card (by its tag: staff may have chosen another game, which the card changes back)
+            pad = desk.pad(rng.choice(free), 0)
+            desk.place_uid(pad, UID[rng.choice(CARDS)])
+            desk.remove(pad)
     elif session.over:
         desk.press(rng.choice(session.players), "ok")
     else:
