@@ -1,7 +1,8 @@
 """The hall's web pages (docs/cafe.md): the hall screen (`/`, every table) and a spectator page per table
 (`/table/NAME`), kept live by server-sent events (`/events`, `/table/NAME/events`): each change the hall keeps sends
-the card of the table it concerns, which replaces the card on the page. Starlette on uvicorn, in a thread of the
-hall's process; Jinja2 escapes everything a page shows.
+the card of the table it concerns, which replaces the card on the page; and the café's players (`/players`,
+`/players/PID`) and their monthly league (`/league?month=YYYY-MM`), from the games stored (table/cafe/league.py).
+Starlette on uvicorn, in a thread of the hall's process; Jinja2 escapes everything a page shows.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 import logging
 import socket
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,8 +25,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from table.cafe.league import League
 from table.cafe.mqtt import NAME, CafeError
-from table.cafe.view import card, language
+from table.cafe.view import card, language, when
 from table.screen.i18n import Translator
 
 if TYPE_CHECKING:
@@ -110,11 +113,35 @@ def app(hall: Hall, bulletin: Bulletin) -> Starlette:
                                        t=Translator(lang), lang=lang, spectator=spectator))
                 for name, status, live in hall.tables() if names is None or name in names]
 
-    def page(request: Request, template: str, lang: str, status: int = 200, **context):
+    def page(request: Request, template: str, lang: str, status: int = 200, live: bool = True, **context):
         return templates.TemplateResponse(request, template, {
             "lang": lang, "t": Translator(lang), "other": "en" if lang == "fr" else "fr",
-            "events": f"{request.url.path.rstrip('/')}/events?lang={lang}", **context}, status_code=status,
-            headers=HEADERS)
+            "events": f"{request.url.path.rstrip('/')}/events?lang={lang}" if live else "",
+            "game_name": lambda game: Translator(lang, game)("game_name"), "when": lambda game: when(game.ended),
+            **context}, status_code=status, headers=HEADERS)
+
+    def league() -> League:
+        return League(body for *_, body in hall.games())
+
+    async def players_page(request: Request):
+        found = await run_in_threadpool(league)
+        records = sorted(found.records.values(), key=lambda record: record.name.casefold())
+        return page(request, "players.html", _language(request), live=False, records=records)
+
+    async def player_page(request: Request):
+        found, lang = await run_in_threadpool(league), _language(request)
+        record = found.records.get(request.path_params["pid"])
+        if record is None:
+            return page(request, "players.html", lang, 404, live=False, records=[], missing=True)
+        return page(request, "player.html", lang, live=False, record=record, met=found.partners(record.pid))
+
+    async def league_page(request: Request):
+        found, lang = await run_in_threadpool(league), _language(request)
+        months = found.months()
+        asked = request.query_params.get("month")
+        month = asked if asked in months else months[0] if months else datetime.now().strftime("%Y-%m")
+        return page(request, "league.html", lang, live=False, month=month, months=months,
+                    standings=found.standings(month), evenings=found.evenings)
 
     def hall_page(request: Request):
         lang = _language(request)
@@ -148,7 +175,8 @@ def app(hall: Hall, bulletin: Bulletin) -> Starlette:
 
     return Starlette(routes=[
         Route("/", hall_page), Route("/events", events), Route("/table/{name}", table_page),
-        Route("/table/{name}/events", events), Mount("/static", StaticFiles(directory=HERE / "static")),
+        Route("/table/{name}/events", events), Route("/players", players_page), Route("/players/{pid}", player_page),
+        Route("/league", league_page), Mount("/static", StaticFiles(directory=HERE / "static")),
     ])
 
 

@@ -106,17 +106,18 @@ def _result(body, lang: str) -> Result | None:
         return None
     scores, winners = _by_seat(body.get("scores")), set(_numbers(body.get("winners")))
     duration = body.get("duration_s")
-    return Result(game=Translator(lang, body["game"])("game_name"), when=_when(body.get("ended")),
+    return Result(game=Translator(lang, body["game"])("game_name"), when=when(body.get("ended")),
                   seats=[Seat(seat, total, seat in winners) for seat, total in sorted(scores.items())],
                   minutes=round(duration / 60) if type(duration) in (int, float) else 0)
 
 
-def _when(iso) -> str:
-    """A UTC time (ISO 8601) as the hall's local time: its hour today, else its date too."""
-    try:
-        moment = datetime.fromisoformat(iso)
-    except (TypeError, ValueError):
-        return ""
+def when(moment: str | datetime) -> str:
+    """A time (ISO 8601 text in UTC, or a datetime) as the hall's local time: its hour today, else its date too."""
+    if not isinstance(moment, datetime):
+        try:
+            moment = datetime.fromisoformat(moment)
+        except (TypeError, ValueError):
+            return ""
     moment = (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone()
     return moment.strftime("%H:%M" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 

@@ -30,7 +30,7 @@ def finished(n: int, scores: dict[str, int], winners: list[int], game: str = "fe
 
 
 def store(hall: Hall, table: str, seq: int, body: dict) -> None:
-    text = json.dumps(body, sort_keys=True)
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
     assert hall.store(table, seq, {"outbox": OUTBOX, "seq": seq, "kind": "game", "at": body["ended"],
                                    "digest": digest(text), "body": body}) == (OUTBOX, seq)
 
@@ -159,3 +159,23 @@ def received(response) -> queue.Queue:
 
     threading.Thread(target=read, daemon=True).start()
     return got
+
+
+def test_the_players_their_pages_and_the_league_in_both_languages_everything_escaped(site):
+    hall, pages = site
+    assert "Aucun joueur" in pages.get("/players").text
+    alice, bob = {"id": "p-0000000000a1", "name": "Alice"}, {"id": "p-0000000000b2", "name": "<b>Bob</b>"}
+    for n, (scores, winners) in enumerate([({"1": 9, "2": 3}, [1]), ({"1": 2, "2": 8}, [2]), ({"1": 7, "2": 1}, [1])],
+                                          start=1):
+        store(hall, "t3", n, {**finished(n, scores, winners, game="sweep"), "players": {"1": alice, "2": bob}})
+    listed = pages.get("/players").text
+    assert "Alice" in listed and "&lt;b&gt;Bob&lt;/b&gt;" in listed and "<b>Bob</b>" not in listed
+    assert '<a href="/players/p-0000000000a1?lang=fr">Alice</a></td><td>3</td><td>2</td>' in listed
+    player = pages.get("/players/p-0000000000a1?lang=en").text
+    assert "Games: 3 · wins: 2" in player and "Plays most often with" in player and "&lt;b&gt;Bob&lt;/b&gt;" in player
+    assert "Sweep" in player and "place 1 of 2" in player and "data-events" not in player
+    assert pages.get("/players/p-ffffffffffff").status_code == 404
+    league = pages.get("/league?month=2026-11").text
+    rows = league.split('<tr class="winner">')[1]
+    assert ">Alice</a></td><td>4</td><td>1 sur 1</td>" in rows   # one evening: 2 wins (2 points each), 1 loss (0)
+    assert pages.get("/league?month=1999-01").status_code == 200

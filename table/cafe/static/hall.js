@@ -1,8 +1,9 @@
 // Keeps a hall page live without reloading it: the hall sends a table's card (server-sent events) each time the
 // table changes; it replaces the card of the same id, or takes its place among the cards by name.
 "use strict";
-const source = new EventSource(document.body.dataset.events);
-source.addEventListener("table", (event) => {
+// Pages without live cards (players, league) have no events to follow.
+const source = document.body.dataset.events ? new EventSource(document.body.dataset.events) : null;
+source?.addEventListener("table", (event) => {
   const template = document.createElement("template");
   template.innerHTML = event.data;
   const card = template.content.firstElementChild;
@@ -15,5 +16,5 @@ source.addEventListener("table", (event) => {
   cards.insertBefore(card, [...cards.querySelectorAll("section.table")].find((other) => other.id > card.id) || null);
   document.getElementById("none")?.remove();
 });
-source.addEventListener("open", () => document.body.classList.remove("stale"));
-source.addEventListener("error", () => document.body.classList.add("stale"));
+source?.addEventListener("open", () => document.body.classList.remove("stale"));
+source?.addEventListener("error", () => document.body.classList.add("stale"));
