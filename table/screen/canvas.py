@@ -178,9 +178,8 @@ class Canvas:
         surf = self.surf
         pygame.draw.rect(surf, PANEL, (0, 0, SIZE[0], HEADER))
         mid = HEADER // 2
-        draw.text(surf, title, 52, TEXT, "midleft", (24, mid), width=520)
-        draw.text(surf, middle, 46, GOLD, "center", (760, mid), width=420)
-        end, width = SIZE[0] - 24, 300
+        left = draw.text(surf, title, 52, TEXT, "midleft", (24, mid), width=520).right + 24
+        end = SIZE[0] - 24
         clock = self.table.get("clock")
         if clock:
             minutes, seconds = divmod(clock["left_s"], 60)
@@ -191,8 +190,10 @@ class Canvas:
                             "midright")
             (_pause if paused else _dial)(surf, (pill.x - 26, mid), 18, RED if last else ink)
             end = pill.x - 58
-            width = max(60, end - 980)            # clear of `middle`
-        draw.text(surf, right, 34, MUTED, "midright", (end, mid), width=width)
+        if right:   # as large as fits beside `middle`, never below the legible size: `middle` yields the room
+            width = min(draw.font(34).size(right)[0], max(draw.font(draw.LEGIBLE).size(right)[0], end - 980))
+            end = draw.text(surf, right, 34, MUTED, "midright", (end, mid), width=width).left - 24
+        draw.text(surf, middle, 46, GOLD, "center", ((left + end) // 2, mid), width=end - left)
 
     def line(self, text: str, y: int, size: int, colour=TEXT, lines: int = 1, margin: int = 20) -> pygame.Rect:
         """Text centred across the page, its top at y, `margin` pixels clear of each side."""

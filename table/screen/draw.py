@@ -7,6 +7,8 @@ table/screen/faces.py). Fonts are pygame's bundled default (FreeSansBold, see as
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 import pygame
@@ -53,14 +55,54 @@ def render(s: str, size: int, colour, width: int | None = None, lines: int = 1,
         f = font(size)
         f.align = align
         if width is None or f.size(s)[0] <= width:
-            return f.render(s, True, colour)
+            return _rendered(s, size, f.render(s, True, colour))
         if lines > 1:
             image = f.render(s, True, colour, None, width)
             if image.get_height() <= lines * f.get_linesize() or size <= 12:
-                return image
+                return _rendered(s, size, image)
         elif size <= 12:
-            return f.render(s, True, colour)
+            return _rendered(s, size, f.render(s, True, colour))
         size -= 2
+
+
+LEGIBLE = 24   # the smallest text size to draw: capitals 12 px high on 1280x720, 18 on 1080p (docs/screen.md)
+_written: list[tuple[str, int]] | None = None   # while `written` records: each text rendered, and its size
+
+
+@contextmanager
+def written() -> Iterator[list[tuple[str, int]]]:
+    """Record every text rendered meanwhile with the size it was drawn at, once shrunk to fit (the legibility
+    check, docs/screen.md)."""
+    global _written
+    _written = []
+    try:
+        yield _written
+    finally:
+        _written = None
+
+
+@contextmanager
+def picture() -> Iterator[None]:
+    """Texts drawn meanwhile are part of a picture of a printed card (the rules page's samples), not what the
+    page tells: not recorded by `written`."""
+    global _written
+    kept, _written = _written, None
+    try:
+        yield
+    finally:
+        _written = kept
+
+
+def _rendered(s: str, size: int, image: pygame.Surface) -> pygame.Surface:
+    if _written is not None:
+        _written.append((s, size))
+    return image
+
+
+@cache
+def glyph_height(size: int) -> int:
+    """The height in pixels of a capital letter drawn at `size` (about half the size, hinting apart)."""
+    return font(size).render("H", True, TEXT).get_bounding_rect().h
 
 
 def text(surf: pygame.Surface, s: str, size: int, colour, anchor: str = "topleft", at=(0, 0),

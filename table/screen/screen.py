@@ -154,7 +154,8 @@ class Screen:
         for i in range(4):
             rect = pygame.Rect(0, 0, 150, 216)
             rect.center = (1000 + (i % 2) * 170, HEADER + 140 + (i // 2) * 236)
-            c.card(rect, cards[(2 * i + 1) * len(cards) // 8])   # one from each quarter of the deck
+            with draw.picture():   # the cards as printed, their small print included
+                c.card(rect, cards[(2 * i + 1) * len(cards) // 8])   # one from each quarter of the deck
         seat = c.table["rules_page"]["seat"]
         c.prompt_bar(t("rules_close") if seat is None or c.table["mode"] == "lobby" else
                      t("rules_close_seat", seat=seat), explain=False)
@@ -244,9 +245,10 @@ class Screen:
             code = draw.qr(surf, self.spectate, (edge + QR_COLUMN // 2 - 8, top + 125), 250)
             draw.text(surf, t("spectate"), 28, TEXT, "midtop", (code.centerx, code.bottom + 12), width=QR_COLUMN - 24,
                       lines=2)
-        for i in range(deals):
-            draw.text(surf, t("col_hand", hand=i + 1), 30, MUTED, "midbottom", (first + i * step + step // 2, top + 36),
-                      width=step - 10)
+        for i in range(deals):   # "Manche 3", or "3" where that would not be legible
+            label = t("col_hand", hand=i + 1)
+            label = label if draw.font(draw.LEGIBLE).size(label)[0] <= step - 10 else str(i + 1)
+            draw.text(surf, label, 30, MUTED, "midbottom", (first + i * step + step // 2, top + 36), width=step - 10)
         draw.text(surf, t("col_total"), 30, GOLD, "midbottom", (last + 60, top + 36))
         ranking = sorted(range(view["players"]), key=lambda p: (-view["totals"][p], p))
         for p, row in c.score_rows(ranking, top + 44, SIZE[1] - 64, 84, crown=(260, 22), x1=edge - 16):

@@ -17,6 +17,8 @@ from table.screen.i18n import Translator
 NAMESPACE = "chevaux"
 
 
+DOT_R = 18   # the smallest rarity dot: its number is drawn at the legible size (docs/screen.md)
+
 class Faces(faces.Faces):
     """The breeds of the deck: each card's name in the language, rarity and values."""
 
@@ -54,7 +56,7 @@ class Faces(faces.Faces):
             draw.back(surf, rect, False)
             return
         draw.back(surf, rect, True)
-        r = min(rect.w, rect.h) * 0.24
+        r = max(min(rect.w, rect.h) * 0.24, DOT_R)   # on a small card the dot covers its corner: it is what shows
         self.dot(surf, (rect.x + r * 1.15, rect.y + r * 1.15), r, rarity)
 
     def card(self, surf: pygame.Surface, rect: pygame.Rect, card: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pygame
 
+from table.games.chevaux.faces import DOT_R
 from table.games.chevaux.rules import ALL_CARDS
 from table.games.chevaux.view import (best, chain_text, instruction, is_out, pages, redraws, result_lines,
                                       table_note, value_of)
@@ -72,7 +73,7 @@ def _rarities(c: Canvas) -> None:
     draw.text(c.surf, c.t("rarity"), 30, GOLD, "topleft", (box.x + 12, box.y + 10), width=box.w - 24)
     for r in range(1, 5):
         y = box.y + 30 + r * 42
-        c.faces.dot(c.surf, (box.x + 30, y), 15, r)
+        c.faces.dot(c.surf, (box.x + 30, y), DOT_R, r)
         draw.text(c.surf, c.t(f"rarity_{r}"), 28, TEXT, "midleft", (box.x + 56, y), width=box.w - 66)
 
 
@@ -117,7 +118,7 @@ def _trait(c: Canvas, board: dict, k: int, trait: dict, top: list[int]) -> None:
     draw.text(surf, t(f"trait_{trait['key']}"), 32, GOLD if current else TEXT, "topleft", (row.x + 12, row.y + 4),
               width=LABEL_W - 16)
     note = chain_text(t, c.table, board, trait["key"]) or t(f"trait_{trait['key']}_wins")
-    draw.text(surf, note, 22, TEXT if current else MUTED, "bottomleft", (row.x + 12, row.bottom - 5),
+    draw.text(surf, note, draw.LEGIBLE, TEXT if current else MUTED, "bottomleft", (row.x + 12, row.bottom - 5),
               width=LABEL_W - 16)
     if not current:
         return
@@ -166,5 +167,5 @@ def _result(c: Canvas) -> None:
     _board(c, result, result["counts"], result["winner"])
     headline, details, bar = result_lines(t, c.table)
     c.line(headline, NOTE_Y - 12, 40, GOLD)
-    c.line(details, NOTE_Y + 32, 26, lines=2)
+    c.line(details, NOTE_Y + 32, draw.LEGIBLE, lines=3)
     c.prompt_bar(bar)

@@ -7,7 +7,7 @@ import pygame
 
 from table.screen import faces
 from table.screen.draw import (
-    CARD, INK, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, ink_on, shape, star, text)
+    CARD, INK, LEGIBLE, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, ink_on, shape, star, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ class Faces(faces.Faces):
         face = self.faces[card]
         w, h = rect.size
         band = card_blank(surf, rect, face.colour, 0.2)
-        text(surf, face.name, round(h * 0.15), ink_on(face.colour), "center", band.center, width=w - 8)
+        text(surf, face.name, max(LEGIBLE, round(h * 0.15)), ink_on(face.colour), "center", band.center, width=w - 8)
         shape(surf, face.shape, face.colour, (rect.centerx, rect.y + h * 0.39), h * 0.13)
         hand(surf, pygame.Rect(rect.x + w * 0.2, rect.y + h * 0.58, h * 0.14, h * 0.2))
         text(surf, str(face.fingers), round(h * 0.34), INK, "midleft", (rect.x + w * 0.42, rect.y + h * 0.69))
@@ -70,7 +70,8 @@ class Faces(faces.Faces):
         hand(surf, pygame.Rect(x, rect.y + h * 0.22, h * 0.32, h * 0.5))
         number = text(surf, str(face.fingers), round(h * 0.8), INK, "midleft", (x + h * 0.36, rect.centery + h * 0.04))
         star(surf, (number.right + h * 0.3, rect.centery), h * 0.22)
-        text(surf, str(face.stars), round(h * 0.6), INK, "midleft", (number.right + h * 0.55, rect.centery + h * 0.04))
+        text(surf, str(face.stars), max(LEGIBLE, round(h * 0.6)), INK, "midleft",
+             (number.right + h * 0.55, rect.centery + h * 0.04))
         chip_edge(surf, rect)
 
 

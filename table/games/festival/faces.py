@@ -7,7 +7,7 @@ import pygame
 
 from table.screen import faces
 from table.screen.draw import (
-    INK, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, ink_on, shape, star, text)
+    INK, LEGIBLE, MUTED, PANEL_HI, card_blank, card_edge, chip_blank, chip_edge, ink_on, shape, star, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +82,8 @@ class Faces(faces.Faces):
         pygame.draw.rect(surf, face.colour, rect, border_radius=radius)
         ink = ink_on(face.colour)
         two = face.stars == 2
-        text(surf, str(face.number), round(h * 0.7), ink, "center", (rect.centerx, rect.y + h * (0.4 if two else 0.52)))
+        text(surf, str(face.number), max(LEGIBLE, round(h * 0.7)), ink, "center",
+             (rect.centerx, rect.y + h * (0.4 if two else 0.52)))
         if two:
             for dx in (-0.22, 0.22):
                 star(surf, (rect.centerx + dx * rect.w, rect.y + h * 0.8), h * 0.11)

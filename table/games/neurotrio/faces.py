@@ -118,7 +118,8 @@ class Faces(faces.Faces):
         w, h = rect.size
         radius = max(3, w // 9)
         pygame.draw.rect(surf, self.backgrounds[background], rect, border_radius=radius)
-        text(surf, str(strength), round(h * 0.34), TEXT, "center", (rect.x + w * 0.2, rect.y + h * 0.16))
+        text(surf, str(strength), max(draw.LEGIBLE, round(h * 0.34)), TEXT, "center",
+             (rect.x + w * 0.2, rect.y + h * 0.16))
         spots, r = LAYOUT[strength]
         for fx, fy in spots:
             nature_shape(surf, nature, (rect.x + w * fx, rect.y + h * fy), w * r)
@@ -130,7 +131,7 @@ class Faces(faces.Faces):
         radius = max(3, w // 9)
         pygame.draw.rect(surf, CARD, rect, border_radius=radius)
         digits = len(str(value))
-        text(surf, str(value), round(min(h * 0.8, w * 1.3 / digits ** 0.7)), INK, "center",
+        text(surf, str(value), max(draw.LEGIBLE, round(min(h * 0.8, w * 1.3 / digits ** 0.7))), INK, "center",
              (rect.centerx, rect.centery + h * 0.03), width=w - 4)
         pygame.draw.rect(surf, INK, rect, max(2, w // 30), border_radius=radius)
 
@@ -152,15 +153,18 @@ class Faces(faces.Faces):
              width=round(r * 1.15))
         text(surf, str(number), round(r * 0.34), draw.ink_on(colour), "center", (cx, cy - r * 0.74))
 
-    def kind_tag(self, surf: pygame.Surface, rect: pygame.Rect, kind: str) -> None:
+    def kind_tag(self, surf: pygame.Surface, rect: pygame.Rect, kind: str) -> pygame.Rect:
         """A bid's token as the end shows it: its kind on a light pill ringed with a neutral back (its set is
-        not public)."""
+        not public), in `rect` made as wide as its kind needs to be legible; returns the pill."""
+        label = self.t(f"kind_{kind}")
+        rect = pygame.Rect(rect.x, rect.y, max(rect.w, draw.font(draw.LEGIBLE).size(label)[0] + rect.h // 2 + 8), rect.h)
         radius = rect.h // 2
         pygame.draw.rect(surf, NEUTRAL, rect, border_radius=radius)
         inner = rect.inflate(-rect.h // 5, -rect.h // 5)
         pygame.draw.rect(surf, CARD, inner, border_radius=inner.h // 2)
         pygame.draw.rect(surf, INK, rect, 2, border_radius=radius)
-        text(surf, self.t(f"kind_{kind}"), round(inner.h * 0.95), INK, "center", inner.center, width=inner.w - 8)
+        text(surf, label, max(draw.LEGIBLE, round(inner.h * 0.95)), INK, "center", inner.center, width=inner.w - 8)
+        return rect
 
     def _disc(self, surf: pygame.Surface, rect: pygame.Rect, number: int | None) -> tuple[int, int, int]:
         """A token's disc in set `number`'s back colour (None: neutral), outlined; returns the colour."""

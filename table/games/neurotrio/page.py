@@ -34,7 +34,7 @@ GAP = 4                                          # between cells
 BIDDING = TEAMS[0]                               # the bid under way's colour
 
 __all__ = ["draw_page", "pages", "subtitle"]   # what the screen asks of a game's page
-
+MARK_R = 19   # the smallest bid mark: its base's value is drawn at the legible size (docs/screen.md)
 
 def draw_page(c: Canvas, page: str, step: int | None) -> None:
     """Draw one of this game's pages."""
@@ -203,6 +203,9 @@ def _bid_marks(c: Canvas, grid: Grid, where: dict[str, tuple[int, int]]) -> None
     for card, marks in bids_on(c.view).items():
         rect = grid.rect(*where[card])
         r, per_row = max((_mark_radius(rect, len(marks), k), k) for k in range(1, len(marks) + 1))
+        if r < MARK_R:   # too small to read on the card: legible marks in a row across its foot, over its neighbours
+            r, per_row = MARK_R, len(marks)
+            rect = pygame.Rect(0, 0, 2 * r * len(marks) + 2, rect.h).move(rect.centerx - r * len(marks) - 1, rect.y)
         for i, (bid, current) in enumerate(marks):
             line, k = divmod(i, per_row)
             _bid_mark(c, (rect.right - r - 1 - k * 2 * r, rect.bottom - r - 1 - line * 2 * r), r, bid["base"],
@@ -362,8 +365,7 @@ def _bids(c: Canvas) -> None:
         chip = min(size, 52)
         x = c.chips([bid["card"]], x, row.centery, chip) + 10
         token = pygame.Rect(x, row.centery - chip // 2, round(chip * 2.6), chip)
-        c.faces.kind_tag(surf, token, bid["token"])
-        x = token.right + 16
+        x = c.faces.kind_tag(surf, token, bid["token"]).right + 16
         said = bid_text(t, bid, c.faces.attributes(bid["card"]), treasure)
         draw.text(surf, said, min(30, row.h - 20), TEXT, "midleft", (x, row.centery), width=row.right - 140 - x)
         score = bid["score"]

@@ -279,7 +279,7 @@ def test_a_tokens_kind_is_drawn_only_at_the_end(screens, monkeypatch):
     so that bids differing only by their token differ on the bids page."""
     faces = screens["en"].faces("neurotrio")
     shown = []
-    monkeypatch.setattr(faces, "kind_tag", lambda surf, rect, kind: shown.append(kind))
+    monkeypatch.setattr(faces, "kind_tag", lambda surf, rect, kind: shown.append(kind) or rect)
     monkeypatch.setattr(faces, "token", lambda surf, rect, token: shown.append(token))
     game = played(5)
     for state in game.states[:-1:5]:
