@@ -9,20 +9,20 @@ import socket
 import subprocess
 from pathlib import Path
 
-from table.cafe.mqtt import HALL_USER, CafeError, table_name
+from table.cafe.mqtt import HALL_USER, PLAYERS, CafeError, table_name
 
 AUTOSAVE_S = 2        # how often Mosquitto writes its queues and retained messages to disk
 CERTIFICATE_DAYS = 3650
 
 
 def acl(tables: list[str]) -> str:
-    """The ACL: table T publishes its games, live state and status, and reads only its acknowledgement; the hall
-    reads every table's topics and writes every acknowledgement."""
+    """The ACL: table T publishes its games, live state and status, and reads only its acknowledgement and the
+    hall's player cards; the hall reads every table's topics and writes every acknowledgement and the cards."""
     lines = [f"user {HALL_USER}", "topic read cafe/+/game/+", "topic read cafe/+/live", "topic read cafe/+/status",
-             "topic write cafe/+/ack", ""]
+             "topic write cafe/+/ack", f"topic write {PLAYERS}", ""]
     for table in tables:
         lines += [f"user {table}", f"topic write cafe/{table}/game/+", f"topic write cafe/{table}/live",
-                  f"topic write cafe/{table}/status", f"topic read cafe/{table}/ack", ""]
+                  f"topic write cafe/{table}/status", f"topic read cafe/{table}/ack", f"topic read {PLAYERS}", ""]
     return "\n".join(lines)
 
 

@@ -20,9 +20,10 @@ import paho.mqtt.client as mqtt
 
 from table.cafe.broker import set_up
 from table.cafe.pages import Bulletin, Pages, listening
-from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, Broker, ack, client, digest, read_password, start,
+from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, PLAYERS, Broker, ack, client, digest, read_password, start,
                              stopped_by_signal, topic)
 from table.storage import open_store, transaction
+from table.storage.hall_cards import hall_cards
 
 KIND = "hall"
 FORMAT = 1
@@ -70,6 +71,10 @@ class Hall:
         self.client = client(HALL_USER, broker)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self._cards: dict[str, dict] = {}   # the player cards the stored games name: UID -> {"id", "name"}
+        for body, in self._db.execute("SELECT body FROM games ORDER BY at, seq"):
+            self._learn(json.loads(body))
+        self._cards_sent: str | None = None   # the cards as last published (None: not since connecting)
 
     def run(self, stop: threading.Event, pages: Pages) -> None:
         """Store and acknowledge, and serve `pages`, until `stop` is set."""
@@ -93,8 +98,10 @@ class Hall:
             log.error("table %s: game %s refused: its outbox, seq, time or digest does not match", table, seq)
             return None
         with self._lock, transaction(self._db):
-            self._db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             (table, outbox, seq, str(message.get("kind")), body, message["at"], _now()))
+            added = self._db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                     (table, outbox, seq, str(message.get("kind")), body, message["at"], _now()))
+            if added.rowcount:
+                self._learn(message["body"])
             self._db.execute("INSERT OR IGNORE INTO outboxes (tbl, outbox, updated) VALUES (?, ?, '')", (table, outbox))
             acked = self._db.execute("SELECT acked FROM outboxes WHERE tbl = ? AND outbox = ?",
                                      (table, outbox)).fetchone()[0]
@@ -108,6 +115,22 @@ class Hall:
         self.changed(table)
         return outbox, acked
 
+    def _learn(self, body) -> None:
+        """Learn the player cards a stored game names (a later naming of a card wins)."""
+        players = body.get("players") if isinstance(body, dict) else None
+        if isinstance(players, dict):
+            self._cards.update((p["card"], p) for p in players.values() if isinstance(p, dict)
+                               and isinstance(p.get("card"), str))
+
+    def publish_cards(self, client: mqtt.Client) -> None:
+        """Publish the player cards the hall knows, retained, for every table's link, when they changed."""
+        with self._lock:
+            text = hall_cards(self._cards)
+            if text == self._cards_sent:
+                return
+            self._cards_sent = text
+        client.publish(PLAYERS, text, qos=1, retain=True)
+
     def _on_connect(self, client: mqtt.Client, _userdata, _flags, reason, _properties) -> None:
         if reason.is_failure:
             log.error("the broker refused the hall: %s", reason)
@@ -117,6 +140,9 @@ class Hall:
             acks = self._db.execute("SELECT tbl, outbox, acked FROM outboxes ORDER BY updated").fetchall()
         for table, outbox, acked in acks:   # again, in case the broker lost its retained messages
             client.publish(topic(table, "ack"), ack(outbox, acked), qos=1, retain=True)
+        with self._lock:
+            self._cards_sent = None
+        self.publish_cards(client)
         log.info("connected to the broker")
 
     def _on_message(self, client: mqtt.Client, _userdata, message: mqtt.MQTTMessage) -> None:
@@ -144,6 +170,7 @@ class Hall:
             return
         if acked is not None:
             client.publish(topic(table, "ack"), ack(*acked), qos=1, retain=True)
+            self.publish_cards(client)
 
     def note(self, table: str, what: str, text: str) -> None:
         """Keep a table's latest live state or status (a failure is logged: the next one replaces it)."""

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from table.cafe.mqtt import (Broker, client, digest, read_ack, read_password, start, stopped_by_signal, table_name,
-                             topic)
+from table.cafe.mqtt import (PLAYERS, Broker, client, digest, read_ack, read_password, start, stopped_by_signal,
+                             table_name, topic)
 from table.storage import StorageRefused
+from table.storage.hall_cards import hall_cards_file, write_hall_cards
 from table.storage.outbox import LIVE, Acks, link_file, pending
 
 WINDOW = 20          # games published and not yet acknowledged, at most
@@ -39,6 +40,7 @@ class Link:
         self.live = state / LIVE
         self.client = client(f"table-{table}", broker, will=(topic(table, "status"), "offline"))
         self.acks = Acks(link_file(state))
+        self.cards = hall_cards_file(state)   # the hall's player cards, for the table (written here only)
         self.outbox: str | None = None   # the outbox's id, once read
         self.sent = 0                    # the last game published
         self._lock = threading.Lock()
@@ -139,7 +141,7 @@ class Link:
         if reason.is_failure:
             log.error("the hall's broker refused the link: %s", reason)
             return
-        client.subscribe(topic(self.table, "ack"), qos=1)
+        client.subscribe([(topic(self.table, "ack"), 1), (PLAYERS, 1)])
         client.publish(topic(self.table, "status"), "online", qos=1, retain=True)
         with self._lock:
             self._connected_at, self._heard_now, self._fresh = time.monotonic(), False, True
@@ -152,7 +154,14 @@ class Link:
             log.warning("disconnected from the hall's broker (%s): games stay in the outbox", reason)
 
     def _on_message(self, _client, _userdata, message: mqtt.MQTTMessage) -> None:
-        """The hall's acknowledgement, {"outbox": id, "seq": n}; anything else is ignored."""
+        """The hall's acknowledgement, {"outbox": id, "seq": n}, or its player cards (written for the table);
+        anything else is ignored."""
+        if message.topic == PLAYERS:
+            try:
+                log.info("the hall knows %d player cards", write_hall_cards(self.cards, message.payload))
+            except (OSError, ValueError) as error:
+                log.warning("the hall's player cards were not kept (%s)", error)
+            return
         ack = read_ack(message.payload)
         if ack is None:
             log.warning("an acknowledgement that cannot be read was ignored")

@@ -23,6 +23,7 @@ from paho.mqtt.properties import Properties
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")   # a table's name: its topics' level, its broker user
 OUTBOX = re.compile(r"[0-9a-f]{32}")             # an outbox's id
 HALL_USER = "hall"
+PLAYERS = "cafe/players"   # the player cards the hall knows, retained: every table's link reads them
 SESSION_S = 30 * 24 * 3600   # how long the broker keeps a client's session (its queued messages) while it is away
 KEEPALIVE_S = 10
 

@@ -27,7 +27,7 @@ from table.session.lobby import RULES, START, Menu, games_for
 from table.session.staff import CONFIRMED, StaffMenu
 from table.storage import StorageFault
 from table.storage.journal import Finished, Journal
-from table.storage.registry import PLAYER_ID, TagRegistry, player_name_problem
+from table.storage.registry import PLAYER_ID, UID, TagRegistry, player_name_problem
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class TableSession:
         self.menu = Menu.first(layout)             # the lobby's choice (as the journal has it, until restored)
         self.game: Game | None = None              # the game in play, None in the lobby
         self.joined: list[int] = []        # lobby: seat numbers that joined, clockwise
-        self.names: dict[int, tuple[str, str]] = {}   # seat -> (player id, name): the seats a player card named
+        self.names: dict[int, tuple[str, str, str]] = {}   # seat -> (player id, name, card UID): player cards laid
         self.players: tuple[int, ...] = ()  # game: the playing seats, in player order
         self.state: Any = None              # the engine state, None in the lobby
         self.cursor: int | None = None      # a seat prompt's cursor (None: at the prompt's start)
@@ -219,7 +219,7 @@ class TableSession:
         if tag.kind == "staff":
             return self._staff_card(event)
         if tag.kind == "player":
-            return self._player_card(seat, tag.card)
+            return self._player_card(seat, tag.card, event.uid.upper())
         if self.state is None:
             return self._join(seat, tag.deck)
         if tag.deck != self.game.info.deck:
@@ -463,7 +463,7 @@ class TableSession:
         self._accept(seat, "join", {"seat": seat})
         return True
 
-    def _player_card(self, seat: int | None, pid: str) -> None:
+    def _player_card(self, seat: int | None, pid: str, card: str) -> None:
         """A regular's player card: in the lobby, at a seat, it names that seat's player, the seat joining first
         when it had not (a player sits at one seat: named at another before, moved here)."""
         if self.state is not None:
@@ -474,7 +474,7 @@ class TableSession:
             return None   # read again
         if seat not in self.joined and not self._join_with(seat, self.menu):
             return None
-        self._accept(seat, "player", {"seat": seat, "player": pid, "name": self.registry.players()[pid]})
+        self._accept(seat, "player", {"seat": seat, "player": pid, "name": self.registry.players()[pid], "card": card})
 
     def _start(self, first_seat: int | None, by: int | None) -> None:
         """Start the chosen game with the joined seats; `first_seat` starts (deals, plays first); `by` asked."""
@@ -568,13 +568,13 @@ class TableSession:
                 raise _Unfit(f"seat {seat} joins past the {most} players {self.menu.game} takes")
             return seat
         if kind == "player":
-            seat, pid, name = data["seat"], data["player"], data["name"]
+            seat, pid, name, card = data["seat"], data["player"], data["name"], data["card"]
             if self.state is not None or seat not in self.joined:
                 raise _Unfit(f"a player named at seat {seat!r}, which is not in the lobby")
-            sound = type(pid) is str and PLAYER_ID.fullmatch(pid) and type(name) is str
-            if not sound or player_name_problem(name):
-                raise _Unfit(f"a player {pid!r} named {name!r}")
-            return seat, pid, name
+            sound = type(pid) is str and PLAYER_ID.fullmatch(pid) and type(card) is str and UID.fullmatch(card)
+            if not sound or type(name) is not str or player_name_problem(name):
+                raise _Unfit(f"a player {pid!r} named {name!r} by card {card!r}")
+            return seat, pid, name, card
         if kind == "menu":
             if self.state is not None:
                 raise _Unfit("a lobby menu during a game")
@@ -609,8 +609,8 @@ class TableSession:
         elif kind == "join":
             self.joined = sorted(self.joined + [checked])
         elif kind == "player":
-            seat, pid, name = checked
-            self.names = {s: named for s, named in self.names.items() if named[0] != pid} | {seat: (pid, name)}
+            seat, pid, name, card = checked
+            self.names = {s: other for s, other in self.names.items() if other[0] != pid} | {seat: (pid, name, card)}
         elif kind == "menu":
             self.menu, self._menu_unjournaled = checked, False
         elif kind == "start":
@@ -632,8 +632,8 @@ class TableSession:
             self.menus.clear()
             if result is not None:
                 lobby = (("menu", _menu_json(self.menu)), *(("join", {"seat": s}) for s in self.joined),
-                         *(("player", {"seat": s, "player": pid, "name": name})
-                           for s, (pid, name) in sorted(self.names.items())))
+                         *(("player", {"seat": s, "player": pid, "name": name, "card": card})
+                           for s, (pid, name, card) in sorted(self.names.items())))
                 self.finished.append(Finished(self._began, seq, result, lobby))
             if self.offer_after is not None:   # live only: a restore applies its entries before it is set
                 self._offer(self.offer_after)
@@ -681,7 +681,8 @@ class TableSession:
         return {"game": self.game.name, "options": dict(self.menu.options), "seats": list(self.players),
                 "scores": {str(seat): total for seat, total in zip(self.players, view["totals"])},
                 "winners": [self.players[p] for p in view["winners"]],
-                "players": {str(seat): {"id": pid, "name": name} for seat, (pid, name) in sorted(self.names.items())
+                "players": {str(seat): {"id": pid, "name": name, "card": card}
+                            for seat, (pid, name, card) in sorted(self.names.items())
                             if seat in self.players}}
 
     def _archive(self) -> None:
@@ -775,7 +776,7 @@ class TableSession:
             "game": info.name,
             "seats": [s.number for s in self.layout.seats],
             "joined": list(self.players) if self.state is not None else list(self.joined),
-            "names": {str(seat): name for seat, (_, name) in sorted(self.names.items())},
+            "names": {str(seat): name for seat, (_, name, _) in sorted(self.names.items())},
             "min_players": info.players.start,
             "max_players": info.players.stop - 1,
             "options": dict(self.menu.options),

@@ -21,6 +21,7 @@ from typing import IO
 from table.storage import StorageBusy, T, open_or_move_aside
 from table.storage.history import History
 from table.storage.journal import Journal
+from table.storage.hall_cards import HallCards, hall_cards_file
 from table.storage.registry import TagRegistry
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,8 @@ class TableFiles:
         try:
             self.journal = self._open(journal, Journal)
             self.journal.history = self._history(journal.parent / "history.sqlite")
-            self.registry = None if registry is None else self._open(registry, TagRegistry)
+            hall = HallCards(hall_cards_file(journal.parent))   # the player cards the café's hall knows
+            self.registry = None if registry is None else self._open(registry, lambda path: TagRegistry(path, hall))
         except BaseException:
             self._lock.close()
             raise

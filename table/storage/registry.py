@@ -23,9 +23,13 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from table.assets import ASSETS, deck_data
 from table.storage import open_store, transaction
+
+if TYPE_CHECKING:
+    from table.storage.hall_cards import HallCards
 
 FORMAT = 2   # 2: player cards; format 1 (cards and staff cards only) is read and upgraded
 KIND = "registry"
@@ -119,9 +123,11 @@ class ImportReport:
 
 
 class TagRegistry:
-    """UID -> Tag, and the retired UIDs, stored in SQLite."""
+    """UID -> Tag, and the retired UIDs, stored in SQLite; with `hall`, the player cards the café's hall knows
+    (docs/cafe.md) too, after its own tags (a UID it retired stays refused)."""
 
-    def __init__(self, path: str | Path = ":memory:") -> None:
+    def __init__(self, path: str | Path = ":memory:", hall: HallCards | None = None) -> None:
+        self._hall = hall
         self._db = open_store(path, KIND, SCHEMA, FORMAT, legacy_tables=frozenset({"tags", "retired"}), older=(1,))
         _upgrade(self._db)
         self._tags = {uid: Tag(kind, deck, card) for uid, kind, deck, card in self._db.execute("SELECT * FROM tags")}
@@ -135,22 +141,30 @@ class TagRegistry:
 
     def lookup(self, uid: str) -> Tag | None:
         """What a live tag is (None for an unknown or retired UID)."""
-        return self._tags.get(uid.upper())
+        uid = uid.upper()
+        tag = self._tags.get(uid)
+        if tag is None and self._hall is not None and uid not in self._retired:
+            tag = self._hall.lookup(uid)
+        return tag
 
     def retired(self, uid: str) -> Tag | None:
         """What a retired tag used to be (None when the UID was never retired)."""
         return self._retired.get(uid.upper())
 
     def uid_of(self, tag: Tag) -> str | None:
-        return self._uids.get(tag)
+        uid = self._uids.get(tag)
+        if uid is None and tag.kind == "player" and self._hall is not None:
+            uid = self._hall.uid_of(tag.card)
+        return uid
 
     def cards(self, deck: str) -> dict[str, str]:
         """Card id -> UID of every enrolled card of a deck."""
         return {tag.card: uid for tag, uid in self._uids.items() if tag.kind == "card" and tag.deck == deck}
 
     def players(self) -> dict[str, str]:
-        """Player id -> name, of every player enrolled (with a card or once with one)."""
-        return dict(self._players)
+        """Player id -> name, of every player enrolled here (with a card or once with one), and of the player
+        cards the hall knows."""
+        return {**(self._hall.players() if self._hall is not None else {}), **self._players}
 
     def player_id(self, name: str) -> str | None:
         """The id of the player named `name` (None: no such player)."""

@@ -14,14 +14,16 @@ from dataclasses import replace
 import pytest
 
 from table.cafe.hall import Hall
-from table.cafe.mqtt import HALL_USER, Broker, client, digest, start, topic
+from table.cafe.mqtt import HALL_USER, PLAYERS, Broker, client, digest, start, topic
 from table.layout import load_layout
 from table.registry import GAMES
 from table.sim.simulated_table import SimulatedTable
 from table.storage import connect
 from table.storage.files import TableFiles
+from table.storage.hall_cards import hall_cards, hall_cards_file
 from table.storage.history import History
 from table.storage.outbox import LIVE, acked, link_file
+from table.storage.registry import player_tag
 from tests.cafe.broker import HOST, TABLES, Proxy, until
 from tests.storage.test_outbox import played
 from tests.test_cli_errors import assert_refused, cardtable
@@ -192,6 +194,40 @@ def test_the_acl_keeps_a_table_to_its_own_topics(tmp_path, broker, the_hall):
     assert connection(t1) == 0
     for wrong in (replace(t1, password="not its password"), replace(t1, user="", password=""), replace(t1, ca=None)):
         assert connection(wrong) != 0, "a wrong password, anonymous access and a plain connection are refused"
+
+
+def test_a_player_card_enrolled_at_one_table_seats_its_player_at_another(tmp_path, broker, the_hall):
+    """Alice's card, enrolled at t1, names seat 2 in a game there; the hall learns the card from that game and
+    publishes it retained; t2's link writes it for t2, whose lobby then seats Alice by the same card. A table may
+    not publish player cards itself."""
+    alice, uid = "p-0000000000a1", "04A11CE0000001"
+    one, two = table_state(tmp_path, "t1"), table_state(tmp_path, "t2")
+    broker.link("t1", one).start()
+    broker.link("t2", two).start()
+    files = TableFiles(one / "journal.sqlite", one / "registry.sqlite")
+    files.registry.enrol(uid, player_tag(alice), "Alice")
+    sim = SimulatedTable(load_layout("sim-6-single"), files.journal, files.registry, game="feira-torio", seed=3)
+    bots = GAMES["feira-torio"].bots.Players(sim, [1, 2, 3], random.Random(3))
+    for seat in (1, 2, 3):
+        bots.world.join(seat)
+    sim.tap("seat2", alice)
+    bots.world.press(1, "ok")
+    bots.play()
+    sim.press(2, "ok")
+    sim.close()
+    files.close()
+    until(lambda: [body["players"] for _, _, body in at_hall(the_hall)] == [
+        {"2": {"id": alice, "name": "Alice", "card": uid}}], 15, "the game and its player at the hall")
+    cards = hall_cards_file(two)
+    until(lambda: cards.exists() and alice in cards.read_text(), 15, "Alice's card written for t2")
+    other = TableFiles(two / "journal.sqlite", two / "registry.sqlite")
+    there = SimulatedTable(load_layout("sim-6-single"), other.journal, other.registry, game="feira-torio", seed=4)
+    there.tap("seat4", alice)
+    assert there.session.table_view()["names"] == {"4": "Alice"} and there.session.joined == [4]
+    there.close()
+    other.close()
+    published(broker.broker("t1"), [(PLAYERS, hall_cards({"04E0000000000E": {"id": alice, "name": "Eve"}}))])
+    assert json.loads(retained(broker.broker("t2"), PLAYERS))["cards"] == {uid: {"id": alice, "name": "Alice"}}
 
 
 def test_the_hall_stores_each_game_once_checks_its_digest_and_never_acknowledges_a_gap(tmp_path):

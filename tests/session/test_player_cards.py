@@ -51,9 +51,9 @@ def test_player_entries_are_restored_and_checked(tmp_path):
     lay(lobby, 1, "04A11CE0000001")
     lay(lobby, 3, "04B0B000000002")
     again = TableSession(lobby.layout, lobby.registry, journal, lobby.bus)
-    assert again.names == {1: (ALICE, "Alice"), 3: (BOB, "Bob")}
+    assert again.names == {1: (ALICE, "Alice", "04A11CE0000001"), 3: (BOB, "Bob", "04B0B000000002")}
     entries = [(kind, data) for _, kind, data in journal.entries()]
-    assert ("player", {"seat": 3, "player": BOB, "name": "Bob"}) in entries
+    assert ("player", {"seat": 3, "player": BOB, "name": "Bob", "card": "04B0B000000002"}) in entries
 
 
 def test_a_finished_game_carries_its_players_to_the_history_and_the_outbox(tmp_path):
@@ -68,7 +68,7 @@ def test_a_finished_game_carries_its_players_to_the_history_and_the_outbox(tmp_p
     bots.play()
     sim.press(2, "ok")
     [row] = files.journal.history.games()
-    assert row["players"] == {"2": {"id": ALICE, "name": "Alice"}}
+    assert row["players"] == {"2": {"id": ALICE, "name": "Alice", "card": "04A11CE0000001"}}
     [(_, _, body)] = files.journal.history.outbox()
     assert body["players"] == row["players"]
     sim.close()

@@ -1,0 +1,93 @@
+"""The player cards the café's hall knows (docs/cafe.md): players.json, written by the link in its own folder from
+what the hall publishes, read by the table so that a regular's card enrolled at another table seats them here too.
+
+One writer per file: the link writes it (a whole new file, renamed into place), the table only reads it, again
+whenever it changed. A file missing, unreadable or malformed is no card at all, never an error; each card is
+checked as the registry checks its own (a UID, a player id, a name the screen can show).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+from table.storage.outbox import link_file
+from table.storage.registry import PLAYER_ID, UID, Tag, player_name_problem, player_tag
+
+FILE = "players.json"
+FORMAT = 1
+
+log = logging.getLogger(__name__)
+
+
+def hall_cards_file(state: Path) -> Path:
+    """players.json of the table whose state directory is `state`: in the link's folder beside it."""
+    return link_file(state).with_name(FILE)
+
+
+def hall_cards(cards: dict) -> str:
+    """players.json's text for `cards` (UID -> {"id", "name"}), the sound ones only."""
+    return json.dumps({"format": FORMAT, "cards": _sound(cards)}, ensure_ascii=False, sort_keys=True)
+
+
+def write_hall_cards(path: Path, payload: bytes) -> int:
+    """Write players.json at `path` from the hall's message `payload` (a whole new file, renamed into place);
+    returns the number of cards kept. A payload that is not the hall's cards changes nothing (ValueError)."""
+    read = json.loads(payload)
+    if not isinstance(read, dict) or read.get("format") != FORMAT or not isinstance(read.get("cards"), dict):
+        raise ValueError("not the hall's player cards")
+    text = hall_cards(read["cards"])
+    spare = path.with_name(f".{path.name}.new")
+    spare.write_text(text, encoding="utf-8")
+    os.replace(spare, path)
+    return len(json.loads(text)["cards"])
+
+
+class HallCards:
+    """The player cards of players.json at `path` (None: none), read again when the file changed."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._stamp: tuple | None = None
+        self._cards: dict[str, tuple[str, str]] = {}   # UID -> (player id, name)
+
+    def lookup(self, uid: str) -> Tag | None:
+        found = self._read().get(uid)
+        return None if found is None else player_tag(found[0])
+
+    def uid_of(self, pid: str) -> str | None:
+        """The UID of player `pid`'s card, as the hall knows it."""
+        return next((uid for uid, (known, _) in self._read().items() if known == pid), None)
+
+    def players(self) -> dict[str, str]:
+        """Player id -> name, of every card the hall knows."""
+        return {pid: name for pid, name in self._read().values()}
+
+    def _read(self) -> dict[str, tuple[str, str]]:
+        if self.path is None:
+            return self._cards
+        try:
+            status = self.path.stat()
+            stamp = (status.st_mtime_ns, status.st_size, status.st_ino)
+            if stamp != self._stamp:
+                read = json.loads(self.path.read_bytes())
+                cards = read.get("cards") if isinstance(read, dict) else None
+                self._cards = {uid: (p["id"], p["name"]) for uid, p in _sound(cards or {}).items()}
+                self._stamp = stamp
+        except FileNotFoundError:
+            self._cards, self._stamp = {}, None
+        except (OSError, ValueError) as error:
+            log.warning("%s: the hall's player cards were not read (%s)", self.path, error)
+            self._cards, self._stamp = {}, None
+        return self._cards
+
+
+def _sound(cards) -> dict[str, dict]:
+    """The entries of `cards` that are a player card: a UID, a player id and a name the screen can show."""
+    if not isinstance(cards, dict):
+        return {}
+    return {uid: {"id": p["id"], "name": p["name"]} for uid, p in cards.items()
+            if isinstance(uid, str) and UID.fullmatch(uid) and isinstance(p, dict)
+            and isinstance(p.get("id"), str) and PLAYER_ID.fullmatch(p["id"])
+            and isinstance(p.get("name"), str) and player_name_problem(p["name"]) is None}
