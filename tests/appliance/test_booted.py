@@ -273,6 +273,8 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
         until(lambda: at_the_hall()[0] == ("online", 1) and at_the_hall()[1], 60, "t1's live state and game at the hall")
         [(at_outbox, seq, body)] = at_the_hall()[1]
         assert (at_outbox, seq, json.loads(body)["sha256"]) == (outbox, 1, played(1).sha256)
+        for unit in ("cardtable-hall.service", "cardtable-link.service"):   # never failed on the way
+            assert machine.show(unit, "NRestarts")["NRestarts"] == "0", machine.log(unit)[-3000:]
         acks = machine.root / "var/lib/cardtable-link/link.sqlite"
         until(lambda: acks.exists(), 30, "link.sqlite")
         as_link = ("nsenter", "-t", machine.show("cardtable-link.service", "MainPID")["MainPID"], "-m",
