@@ -270,7 +270,11 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
             except sqlite3.Error:   # not made yet
                 return None, []
 
-        until(lambda: at_the_hall()[0] == ("online", 1) and at_the_hall()[1], 60, "t1's live state and game at the hall")
+        try:
+            until(lambda: at_the_hall()[0] == ("online", 1) and at_the_hall()[1], 60, "t1's live state and game")
+        except AssertionError as error:
+            raise AssertionError(f"{error}: {at_the_hall()}\n" + "\n".join(
+                machine.log(unit)[-2000:] for unit in ("cardtable-hall.service", "cardtable-link.service"))) from None
         [(at_outbox, seq, body)] = at_the_hall()[1]
         assert (at_outbox, seq, json.loads(body)["sha256"]) == (outbox, 1, played(1).sha256)
         for unit in ("cardtable-hall.service", "cardtable-link.service"):   # never failed on the way

@@ -165,7 +165,7 @@ def test_install_hall_writes_the_hall_and_its_brokers_drop_in_and_a_second_run_c
     result = install(checkout, root, "--hall", "--address", "192.168.1.10", "--add-table", "t1", "--add-table", "t2")
     assert (result.returncode, result.stderr) == (0, "")
     unit = (root / "etc/systemd/system/cardtable-hall.service").read_text()
-    assert "ExecStart=/opt/cardtable/venv/bin/cardtable hall --broker localhost --password-file %d/password \\\n" in unit
+    assert "ExecStart=/opt/cardtable/venv/bin/cardtable hall --broker 127.0.0.1 --password-file %d/password \\\n" in unit
     assert re.findall("@[A-Z]+@", unit) == []
     assert (root / "etc/default/cardtable-hall").read_text().endswith(
         "CARDTABLE_HALL_ADDRESS=192.168.1.10\n# Where the hall's pages are served, HOST:PORT.\n"
