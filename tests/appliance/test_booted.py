@@ -14,6 +14,7 @@ import pytest
 
 from table.storage.history import History
 from table.storage.journal import Journal
+from table.storage.outbox import acked
 from tests.storage.test_outbox import played
 from tests.storage.test_salvage import legal_entries
 
@@ -237,8 +238,9 @@ def exposure(machine: Machine, unit: str) -> float:
 def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     """docs/cafe.md's set-up on one machine: install.py --hall --add-table t1 (Debian's Mosquitto, TLS on 8883),
     then install.py --link with t1's link file. The hall and the link are active with an exposure of at most 2.5;
-    the table's live state and a finished game reach hall.sqlite, and the hall's acknowledgement link.sqlite; the
-    link writes its own directory and not the table's; a second run of each installer writes nothing."""
+    the table's live state and a finished game reach hall.sqlite, and the hall's acknowledgement link.sqlite, from
+    which the table, started again, prunes its outbox; the link writes its own directory and not the table's; a
+    second run of each installer writes nothing."""
     start(machine)
     began = time.monotonic()
     hall = machine.run("python3", "/opt/src/systemd/install.py", "--hall", "--address", "127.0.0.1", "--add-table", "t1")
@@ -280,7 +282,11 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
         for unit in ("cardtable-hall.service", "cardtable-link.service"):   # never failed on the way
             assert machine.show(unit, "NRestarts")["NRestarts"] == "0", machine.log(unit)[-3000:]
         acks = machine.root / "var/lib/cardtable-link/link.sqlite"
-        until(lambda: acks.exists(), 30, "link.sqlite")
+        until(lambda: acked(acks, outbox) == 1, 30, "the hall's acknowledgement in link.sqlite")
+        start(machine)   # the table writes its history as it starts: the game the hall holds leaves the outbox
+        kept = History(history, read_only=True)
+        assert kept.outbox() == []
+        kept.close()
         as_link = ("nsenter", "-t", machine.show("cardtable-link.service", "MainPID")["MainPID"], "-m",
                    "setpriv", "--reuid=cardtable", "--regid=cardtable", "--clear-groups")
         for folder, writable in (("/var/lib/cardtable", False), ("/var/lib/cardtable-link", True)):
