@@ -2,8 +2,12 @@
 """Install the card table as an appliance on Raspberry Pi OS Lite (64-bit, bookworm) on a Pi 4 or Pi 5, or on
 plain Debian 12 (x86_64 or arm64), or uninstall it (docs/appliance.md):
 
-    sudo python3 systemd/install.py [--layout NAME] [--contact "Marie, 06 12 34 56 78"]
+    sudo python3 systemd/install.py [--layout NAME] [--contact "Marie, 06 12 34 56 78"] [--link FILE]
     sudo python3 systemd/install.py --uninstall
+
+or the café's hall (docs/cafe.md), with its broker, on any Debian 12, and a table's link file there:
+
+    sudo python3 systemd/install.py --hall --address 192.168.1.10 [--web HOST:PORT] [--add-table NAME]
 
 It runs with the system's python3 and its standard library only, since it
 makes the virtual environment the table runs in. Each step can run again and
@@ -14,9 +18,19 @@ the settings /etc/default/cardtable, the command /usr/local/bin/cardtable
 (the table's own, run as its user with its settings and state), a udev rule
 that keeps ModemManager off the seat hubs, a polkit rule that lets the table
 shut down or restart the machine (its staff menu), SPI switched on in config.txt,
-the units installed and the table's enabled. --uninstall removes all that
-but the state directory (the games' journal, the tag registry, the
-history), the apt packages and SPI.
+the units installed and the table's enabled; with --link FILE (a table's
+link file, made at the hall) also the link to the hall, its settings
+/etc/default/cardtable-link and /etc/cardtable-link/, and its unit.
+--uninstall removes all that but the state directory (the games' journal,
+the tag registry, the history), the apt packages and SPI.
+
+--hall installs the hall instead: the apt packages (Debian's mosquitto and
+openssl), the same app and virtual environment, the settings
+/etc/default/cardtable-hall, the broker's files in /etc/mosquitto/cardtable
+(made by `cardtable hall --setup`: the CA, one password per table, the ACL)
+with Mosquitto's drop-in /etc/mosquitto/conf.d/cardtable.conf, and the
+hall's unit, enabled; --add-table NAME gives a table its password and its
+link file, /etc/mosquitto/cardtable/tables/NAME.link.
 
 Steps that cannot apply here are said in one line and skipped: no udevd
 (a container, a chroot, an image build: the rule applies from the next
@@ -31,6 +45,8 @@ systemctl): the tests install into a folder.
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import json
 import os
 import pwd
 import re
@@ -50,6 +66,14 @@ SETTINGS = Path("/etc/default/cardtable")
 COMMAND = Path("/usr/local/bin/cardtable")
 UNITS = Path("/etc/systemd/system")
 UNIT_NAMES = ("cardtable.service", "cardtable-fallback.service")
+LINK_UNIT, HALL_UNIT = "cardtable-link.service", "cardtable-hall.service"
+LINK_SETTINGS = Path("/etc/default/cardtable-link")
+LINK_FILES = Path("/etc/cardtable-link")                          # the hall's CA and the table's password
+LINK_DROPIN = UNITS / f"{LINK_UNIT}.d" / "hall.conf"              # IPAddressAllow= the hall's address
+HALL_SETTINGS = Path("/etc/default/cardtable-hall")
+BROKER = Path("/etc/mosquitto/cardtable")                         # the hall's broker files (`cardtable hall --setup`)
+BROKER_DROPIN = Path("/etc/mosquitto/conf.d/cardtable.conf")      # Debian's mosquitto.conf includes conf.d/
+BROKER_SECRETS = ("passwords", "server.key")                      # read by Mosquitto once it is its own user
 UDEV_RULE = Path("/etc/udev/rules.d/70-cardtable-hubs.rules")
 POLKIT_RULE = Path("/etc/polkit-1/rules.d/50-cardtable-power.rules")
 CONFIG_TXT = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))   # bookworm, then older releases
@@ -59,6 +83,7 @@ NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypoth
 # Debian packages. The display without a desktop (SDL's KMSDRM) needs GBM, EGL, GLES and Mesa's drivers; the
 # staff menu's power-off needs polkit; the command `cardtable` runs the table's own as its user with sudo.
 PACKAGES = ("python3-venv", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd", "sudo")
+HALL_PACKAGES = ("python3-venv", "mosquitto", "openssl")
 # To build the C extensions pip has no wheel of for this machine (spidev and lgpio on 64-bit Pi OS's Python
 # 3.11: piwheels builds 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
 # library's headers (liblgpio-dev: in Raspberry Pi OS's archive only). Those the archive lacks are left out.
@@ -91,11 +116,26 @@ SETTINGS_TEXT = """\
 # The card table's settings, read by cardtable.service and cardtable-fallback.service (docs/appliance.md).
 # After a change: sudo systemctl restart cardtable
 # The table's layout: a name in {layouts}.
-CARDTABLE_LAYOUT={layout}
+CARDTABLE_LAYOUT={CARDTABLE_LAYOUT}
 # Whom the staff call when the screen says the table stopped.
-CARDTABLE_CONTACT={contact}
+CARDTABLE_CONTACT={CARDTABLE_CONTACT}
 # The table's spectator page at the café's hall (docs/cafe.md), a QR code on the screen when a game ends; empty: none.
-CARDTABLE_SPECTATE={spectate}
+CARDTABLE_SPECTATE={CARDTABLE_SPECTATE}
+"""
+LINK_SETTINGS_TEXT = """\
+# The table's link to the café's hall, read by cardtable-link.service (docs/cafe.md); written by
+# systemd/install.py --link FILE from the table's link file, with /etc/cardtable-link/ and the unit's drop-in.
+# The table's name (its broker user and topics), the hall's address and its broker's port.
+CARDTABLE_TABLE={CARDTABLE_TABLE}
+CARDTABLE_HALL={CARDTABLE_HALL}
+CARDTABLE_HALL_PORT={CARDTABLE_HALL_PORT}
+"""
+HALL_SETTINGS_TEXT = """\
+# The café's hall, read by cardtable-hall.service (docs/cafe.md). After a change: sudo systemctl restart cardtable-hall
+# The address the tables reach the hall by (its broker's certificate holds it; the tables' link files name it).
+CARDTABLE_HALL_ADDRESS={CARDTABLE_HALL_ADDRESS}
+# Where the hall's pages are served, HOST:PORT.
+CARDTABLE_HALL_WEB={CARDTABLE_HALL_WEB}
 """
 COMMAND_TEXT = f"""\
 #!/bin/sh
@@ -108,6 +148,8 @@ exec sudo -u {USER} env -C {STATE} CARDTABLE_STATE={STATE} CARDTABLE_LAYOUT="$CA
     CARDTABLE_CONTACT="$CARDTABLE_CONTACT" CARDTABLE_SPECTATE="$CARDTABLE_SPECTATE" {VENV}/bin/cardtable "$@"
 """
 DEFAULT_SETTINGS = {"CARDTABLE_LAYOUT": "pi-4-seat", "CARDTABLE_CONTACT": "", "CARDTABLE_SPECTATE": ""}
+HALL_DEFAULTS = {"CARDTABLE_HALL_ADDRESS": "", "CARDTABLE_HALL_WEB": "0.0.0.0:8080"}
+LINK_KEYS = {"table": str, "hall": str, "port": int, "password": str, "ca": str}   # a link file's, and their types
 
 
 class Refused(Exception):
@@ -163,6 +205,16 @@ class System:
             print(f"wrote {path}")
         target.chmod(mode)
 
+    def symlink(self, path: Path, target: Path) -> None:
+        """Make the system's `path` a symbolic link to `target`, unless it is one."""
+        link = self.path(path)
+        if link.is_symlink() and link.readlink() == target:
+            return
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.unlink(missing_ok=True)
+        link.symlink_to(target)
+        print(f"linked {path} to {target}")
+
     def remove(self, path: Path) -> None:
         """Remove the system's file or folder `path`, if there."""
         target = self.path(path)
@@ -181,8 +233,8 @@ def unit_text(name: str, venv: Path = VENV, app: Path = APP) -> str:
     return text.replace("@VENV@", str(venv)).replace("@APP@", str(app))
 
 
-def read_settings(text: str) -> dict[str, str]:
-    """The KEY=value lines of an environment file (values unquoted as systemd does)."""
+def read_settings(path: Path, text: str) -> dict[str, str]:
+    """The KEY=value lines of the environment file `path` holding `text` (values unquoted as systemd does)."""
     settings = {}
     for line in text.splitlines():
         key, equals, value = line.partition("=")
@@ -190,7 +242,7 @@ def read_settings(text: str) -> dict[str, str]:
             try:
                 settings[key.strip()] = " ".join(shlex.split(value))
             except ValueError:
-                raise Refused(f"{SETTINGS}: cannot read the line {line!r}") from None
+                raise Refused(f"{path}: cannot read the line {line!r}") from None
     return settings
 
 
@@ -203,13 +255,15 @@ def spi_enabled(config: str) -> str:
     return config if found else "".join(f"{line}\n" for line in config.splitlines()) + f"[all]\n{SPI_ON}\n"
 
 
-def install(system: System, layout: str | None, contact: str | None, spectate: str | None) -> None:
-    """Every step of the installation, each one idempotent."""
+def install(system: System, layout: str | None, contact: str | None, spectate: str | None,
+            link: Path | None) -> None:
+    """Every step of the table's installation, each one idempotent; its link to the hall with a link file, or
+    again when it has one."""
     layouts = SOURCE / "hardware" / "layouts"
     if layout is not None and not (layouts / f"{layout}.toml").is_file():
         raise Refused(f"no layout {layout!r} in {layouts} (put your own layout file there, then name it)")
-    system.run("apt-get", "update")
-    apt_install(system, PACKAGES)
+    hall = link and read_link(link)
+    install_app(system, PACKAGES)
     for group in GROUPS:
         system.run("groupadd", "--system", "--force", group)
     if system.has_user(USER):
@@ -218,27 +272,106 @@ def install(system: System, layout: str | None, contact: str | None, spectate: s
         system.run("useradd", "--system", "--user-group", "--groups", ",".join(GROUPS), "--home-dir", STATE,
                    "--no-create-home", "--shell", "/usr/sbin/nologin", USER)
 
-    copy_app(system)
-    system.run("python3", "-m", "venv", VENV)
-    install_package(system)
-    system.run(VENV / "bin" / "python", "-m", "compileall", "-q", APP / "table")   # the service cannot write there
-
     system.path(STATE).mkdir(parents=True, exist_ok=True)
     system.path(STATE).chmod(0o750)
     system.run("chown", f"{USER}:{USER}", STATE)
-    write_settings(system, layout, contact, spectate)
+    write_settings(system, SETTINGS, SETTINGS_TEXT, DEFAULT_SETTINGS, {
+        "CARDTABLE_LAYOUT": layout, "CARDTABLE_CONTACT": contact, "CARDTABLE_SPECTATE": spectate},
+        layouts=APP / "hardware" / "layouts")
     system.write(COMMAND, COMMAND_TEXT, mode=0o755)
     system.write(UDEV_RULE, UDEV_TEXT)
     reload_udev(system, trigger=True)
     system.write(POLKIT_RULE, POLKIT_TEXT)
     enable_spi(system)
 
-    for name in UNIT_NAMES:
+    if hall:
+        write_link(system, hall)
+    linked = system.path(LINK_SETTINGS).exists()
+    units = (*UNIT_NAMES, LINK_UNIT) if linked else UNIT_NAMES
+    for name in units:
         system.write(UNITS / name, unit_text(name))
     system.run("systemctl", "daemon-reload")
-    system.run("systemctl", "enable", UNIT_NAMES[0])
-    system.run("systemctl", "try-restart", UNIT_NAMES[0])   # an upgrade: the new code now
+    enable(system, UNIT_NAMES[0])
+    if linked:
+        enable(system, LINK_UNIT, restart="restart" if hall else "try-restart")
     print("Installed. Reboot, and the table starts by itself: sudo reboot")
+
+
+def install_app(system: System, packages: tuple[str, ...]) -> None:
+    """The apt `packages`, this checkout in the app's folder and its virtual environment."""
+    system.run("apt-get", "update")
+    apt_install(system, packages)
+    copy_app(system)
+    system.run("python3", "-m", "venv", VENV)
+    install_package(system)
+    system.run(VENV / "bin" / "python", "-m", "compileall", "-q", APP / "table")   # the service cannot write there
+
+
+def enable(system: System, unit: str, restart: str = "try-restart") -> None:
+    """Enable `unit` and restart it (`try-restart`: if it runs; an upgrade, the new code now)."""
+    system.run("systemctl", "enable", unit)
+    system.run("systemctl", restart, unit)
+
+
+def read_link(path: Path) -> dict:
+    """A table's link file, made at the hall (`install.py --hall --add-table NAME`): refused in one line when it
+    is not one."""
+    try:
+        link = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise Refused(f"{path}: not a link file made by the hall ({error})") from None
+    if not (isinstance(link, dict) and all(isinstance(link.get(key), kind) for key, kind in LINK_KEYS.items())):
+        raise Refused(f"{path}: not a link file made by the hall (it needs {', '.join(LINK_KEYS)})")
+    hall_address(link["hall"])
+    return link
+
+
+def hall_address(address: str) -> str:
+    """The hall's address, an IP address (the link's unit allows only it: IPAddressAllow= takes addresses)."""
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        raise Refused(f"the hall's address must be an IP address, not {address!r} (the link's unit lets only "
+                      "that address through)") from None
+
+
+def write_link(system: System, hall: dict) -> None:
+    """The link's settings from the link file `hall`: the hall's CA, the table's password (root's only), the
+    settings file and the unit's drop-in allowing the hall's address."""
+    system.write(LINK_FILES / "ca.crt", hall["ca"])
+    system.write(LINK_FILES / "password", hall["password"] + "\n", mode=0o600)
+    write_settings(system, LINK_SETTINGS, LINK_SETTINGS_TEXT, {}, {
+        "CARDTABLE_TABLE": hall["table"], "CARDTABLE_HALL": hall["hall"], "CARDTABLE_HALL_PORT": str(hall["port"])})
+    system.write(LINK_DROPIN, f"# The hall's address (systemd/install.py --link).\n[Service]\n"
+                              f"IPAddressAllow={hall_address(hall['hall'])}\n")
+
+
+def install_hall(system: System, address: str | None, web: str | None, tables: list[str]) -> None:
+    """Every step of the hall's installation, each one idempotent; the tables named get their password and
+    link file."""
+    existing = system.path(HALL_SETTINGS)
+    settings = HALL_DEFAULTS | (read_settings(HALL_SETTINGS, existing.read_text()) if existing.exists() else {})
+    if not (address or settings["CARDTABLE_HALL_ADDRESS"]):
+        raise Refused("the first time, --address ADDRESS: the hall's IP address on the café's network")
+    address = hall_address(address or settings["CARDTABLE_HALL_ADDRESS"])
+    install_app(system, HALL_PACKAGES)
+    settings = write_settings(system, HALL_SETTINGS, HALL_SETTINGS_TEXT, HALL_DEFAULTS,
+                              {"CARDTABLE_HALL_ADDRESS": address, "CARDTABLE_HALL_WEB": web})
+    credentials = system.path(BROKER / "credentials")
+    known = {path.name for path in credentials.iterdir()} - {"hall"} if credentials.is_dir() else set()
+    system.run(VENV / "bin" / "cardtable", "hall", "--setup", BROKER, "--broker", address,
+               *(option for name in sorted(known | set(tables)) for option in ("--table", name)))
+    system.run("chgrp", "mosquitto", *(BROKER / name for name in BROKER_SECRETS))
+    system.run("chmod", "0640", *(BROKER / name for name in BROKER_SECRETS))
+    system.symlink(BROKER_DROPIN, BROKER / "cardtable.conf")
+    system.write(UNITS / HALL_UNIT, unit_text(HALL_UNIT))
+    system.run("systemctl", "daemon-reload")
+    enable(system, "mosquitto.service", restart="restart")   # its listener, passwords and ACL, as set up now
+    enable(system, HALL_UNIT, restart="restart")
+    host, _, port = settings["CARDTABLE_HALL_WEB"].rpartition(":")
+    print(f"Hall installed: its pages at http://{address if host in ('0.0.0.0', '::', '') else host}:{port}/. "
+          f"A table's link file is {BROKER}/tables/NAME.link (--add-table NAME makes it): copy it to the table, "
+          "then there: sudo python3 systemd/install.py --link NAME.link")
 
 
 def apt_install(system: System, packages: tuple[str, ...]) -> None:
@@ -270,16 +403,15 @@ def reload_udev(system: System, trigger: bool = False) -> None:
         system.run("udevadm", "trigger", "--action=change", "--subsystem-match=tty")
 
 
-def write_settings(system: System, layout: str | None, contact: str | None, spectate: str | None) -> None:
-    """/etc/default/cardtable: the settings already there (else the defaults), but those given now."""
-    existing = system.path(SETTINGS)
-    settings = DEFAULT_SETTINGS | (read_settings(existing.read_text()) if existing.exists() else {})
-    given = {"CARDTABLE_LAYOUT": layout, "CARDTABLE_CONTACT": contact, "CARDTABLE_SPECTATE": spectate}
+def write_settings(system: System, path: Path, text: str, defaults: dict[str, str], given: dict[str, str | None],
+                   **extra) -> dict[str, str]:
+    """The settings file `path`, `text` filled in with the settings already there (else the `defaults`) but those
+    `given` now (and the `extra` placeholders); those settings."""
+    existing = system.path(path)
+    settings = defaults | (read_settings(path, existing.read_text()) if existing.exists() else {})
     settings |= {key: value for key, value in given.items() if value is not None}
-    system.write(SETTINGS, SETTINGS_TEXT.format(layouts=APP / "hardware" / "layouts",
-                                                layout=shlex.quote(settings["CARDTABLE_LAYOUT"]),
-                                                contact=shlex.quote(settings["CARDTABLE_CONTACT"]),
-                                                spectate=shlex.quote(settings["CARDTABLE_SPECTATE"])))
+    system.write(path, text.format(**extra, **{key: shlex.quote(value) for key, value in settings.items()}))
+    return settings
 
 
 def copy_app(system: System) -> None:
@@ -305,12 +437,14 @@ def enable_spi(system: System) -> None:
 
 def uninstall(system: System) -> None:
     """Remove what `install` made, but the state directory, the apt packages and SPI."""
-    system.run("systemctl", "disable", "--now", UNIT_NAMES[0], may_fail=True)
+    system.run("systemctl", "disable", "--now", UNIT_NAMES[0], LINK_UNIT, may_fail=True)
     system.run("systemctl", "stop", UNIT_NAMES[1], may_fail=True)
-    for path in (*(UNITS / name for name in UNIT_NAMES), UDEV_RULE, POLKIT_RULE, COMMAND, SETTINGS, PREFIX):
+    units = (*UNIT_NAMES, LINK_UNIT)
+    for path in (*(UNITS / name for name in units), LINK_DROPIN.parent, LINK_SETTINGS, LINK_FILES, UDEV_RULE,
+                 POLKIT_RULE, COMMAND, SETTINGS, PREFIX):
         system.remove(path)
     system.run("systemctl", "daemon-reload")
-    system.run("systemctl", "reset-failed", *UNIT_NAMES, may_fail=True)
+    system.run("systemctl", "reset-failed", *units, may_fail=True)
     reload_udev(system)
     system.run("userdel", USER, may_fail=True)
     print(f"Uninstalled. Kept {STATE} (the journal, the tag registry, the history): remove it by hand if you "
@@ -324,10 +458,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--contact", help="whom the staff call when the table stops, e.g. \"Marie, 06 12 34 56 78\"")
     parser.add_argument("--spectate", metavar="URL", help="the table's spectator page at the café's hall, shown as a "
                         "QR code when a game ends, e.g. http://hall.local:8080/table/t1 (docs/cafe.md)")
+    parser.add_argument("--link", type=Path, metavar="FILE", help="link the table to the café's hall: FILE is "
+                        "the table's link file, made at the hall by --hall --add-table NAME (docs/cafe.md)")
     parser.add_argument("--uninstall", action="store_true", help="remove the table (its state directory is kept)")
+    hall = parser.add_argument_group("the café's hall (instead of a table)")
+    hall.add_argument("--hall", action="store_true", help="install the hall and its broker, Debian's Mosquitto")
+    hall.add_argument("--address", help="the hall's IP address on the café's network, which the tables reach it by "
+                                        "(needed the first time)")
+    hall.add_argument("--web", metavar="HOST:PORT", help="where the hall's pages are served (default: as already set, "
+                                                        f"else {HALL_DEFAULTS['CARDTABLE_HALL_WEB']})")
+    hall.add_argument("--add-table", dest="tables", action="append", default=[], metavar="NAME",
+                      help="give the table NAME a password and a link file (repeatable)")
     parser.add_argument("--root", type=Path, metavar="DIR",
                         help="write under DIR and print the commands instead of running them")
     args = parser.parse_args(argv)
+    table_only = {"--layout": args.layout, "--contact": args.contact, "--spectate": args.spectate, "--link": args.link,
+                  "--uninstall": args.uninstall or None}
+    hall_only = {"--address": args.address, "--web": args.web, "--add-table": args.tables or None}
+    for option, value in (table_only if args.hall else hall_only).items():
+        if value is not None:
+            parser.error(f"{option} is for {'a table' if args.hall else 'the hall (--hall)'}")
     if args.root is None and os.geteuid() != 0:
         print("install.py: run it as root: sudo python3 systemd/install.py", file=sys.stderr)
         return 1
@@ -335,8 +485,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.uninstall:
             uninstall(system)
+        elif args.hall:
+            install_hall(system, args.address, args.web, args.tables)
         else:
-            install(system, args.layout, args.contact, args.spectate)
+            install(system, args.layout, args.contact, args.spectate, args.link)
     except (Refused, OSError) as error:
         print(f"install.py: {error}", file=sys.stderr)
         return 1

@@ -312,8 +312,6 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`cardtable link` or `cardtable hall`: the café link's services (table/cafe/)."""
     if args.command == "hall" and args.setup is not None:
-        if not args.tables:
-            parser.error("hall --setup needs at least one --table NAME")
         from table.cafe.hall import setup_command
         return setup_command(args.setup, args.tables, args.port, args.broker)
     if args.password_file is None or args.ca is None:

@@ -4,6 +4,7 @@ own topics (docs/cafe.md)."""
 from __future__ import annotations
 
 import ipaddress
+import json
 import secrets
 import socket
 import subprocess
@@ -28,35 +29,57 @@ def acl(tables: list[str]) -> str:
 
 def configuration(folder: Path, port: int, bind: str, user: str) -> str:
     """mosquitto.conf for a broker whose files are in `folder`, listening on `bind`:`port`, run as `user`."""
+    return "\n".join([f"user {user}", f"persistence_location {folder / 'data'}/", "log_dest stderr", "log_type error",
+                      "log_type warning", "log_type notice", listener(folder, port, bind)])
+
+
+def listener(folder: Path, port: int, bind: str) -> str:
+    """The café's part of the configuration, all a system's Mosquitto needs besides its own (Debian's
+    mosquitto.conf, which includes conf.d/): persistence on, no anonymous access, the password file and ACL in
+    `folder`, and a TLS listener on `bind`:`port`."""
     return "\n".join([
-        f"user {user}", "per_listener_settings false", "allow_anonymous false",
+        "per_listener_settings false", "allow_anonymous false",
         f"password_file {folder / 'passwords'}", f"acl_file {folder / 'acl'}",
-        "max_packet_size 1048576", "persistence true", f"persistence_location {folder / 'data'}/",
-        f"autosave_interval {AUTOSAVE_S}",
-        "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
+        "max_packet_size 1048576", "persistence true", f"autosave_interval {AUTOSAVE_S}",
         f"listener {port} {bind}", f"cafile {folder / 'ca.crt'}", f"certfile {folder / 'server.crt'}",
         f"keyfile {folder / 'server.key'}", "tls_version tlsv1.2", ""])
 
 
 def set_up(folder: Path, tables: list[str], port: int = 8883, bind: str = "0.0.0.0", user: str = "mosquitto",
            hosts: tuple[str, ...] = ()) -> None:
-    """Write the broker's files into `folder`: mosquitto.conf, acl, passwords (hashed by mosquitto_passwd),
-    credentials/NAME (each client's password, mode 0600), and the CA (ca.crt, the file the clients trust) with the
-    broker's certificate for `hosts` (besides this machine's names): the credentials and certificates made once,
-    kept when set up again."""
+    """Write the broker's files into `folder`: mosquitto.conf (a broker of its own), cardtable.conf (the same for
+    a system's Mosquitto, in its conf.d/), acl, passwords (hashed by mosquitto_passwd), credentials/NAME (each
+    client's password, mode 0600), the CA (ca.crt, the file the clients trust) with the broker's certificate for
+    `hosts` (besides this machine's names), and tables/NAME.link (all a table's link needs, for `install.py
+    --link`; mode 0600): the credentials and certificates made once, kept when set up again."""
     names = [table_name(t) for t in tables]
     if HALL_USER in names:
         raise CafeError(f"{HALL_USER!r} is the hall's own name: name the table otherwise")
     (folder / "data").mkdir(parents=True, exist_ok=True)
     (folder / "credentials").mkdir(mode=0o700, exist_ok=True)
     passwords = folder / "passwords"
-    passwords.touch(mode=0o600)
-    passwords.write_text("".join(f"{name}:{credential(folder, name)}\n" for name in [HALL_USER, *names]))
-    _run(["mosquitto_passwd", "-U", str(passwords)], "mosquitto")
+    users = [HALL_USER, *names]
+    if not passwords.exists() or [line.partition(":")[0] for line in passwords.read_text().splitlines()] != users:
+        passwords.touch(mode=0o600)
+        passwords.write_text("".join(f"{name}:{credential(folder, name)}\n" for name in users))
+        _run(["mosquitto_passwd", "-U", str(passwords)], "mosquitto")
     if not (folder / "server.crt").exists():
         certificates(folder, ("localhost", "127.0.0.1", socket.gethostname(), f"{socket.gethostname()}.local", *hosts))
-    (folder / "acl").write_text(acl(names))
-    (folder / "mosquitto.conf").write_text(configuration(folder, port, bind, user))
+    _write(folder / "acl", acl(names))
+    _write(folder / "mosquitto.conf", configuration(folder, port, bind, user))
+    _write(folder / "cardtable.conf", listener(folder, port, bind))
+    (folder / "tables").mkdir(mode=0o700, exist_ok=True)
+    for name in names:
+        link = {"table": name, "hall": (*hosts, "localhost")[0], "port": port, "password": credential(folder, name),
+                "ca": (folder / "ca.crt").read_text()}
+        (folder / "tables" / f"{name}.link").touch(mode=0o600)
+        _write(folder / "tables" / f"{name}.link", json.dumps(link, indent=1) + "\n")
+
+
+def _write(path: Path, text: str) -> None:
+    """Write `text` to `path` unless it already holds it (a broker set up again changes nothing)."""
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
 
 
 def certificates(folder: Path, names: tuple[str, ...]) -> None:

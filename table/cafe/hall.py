@@ -221,6 +221,8 @@ def hall_command(host: str, port: int, password_file: Path, ca: Path | None, sta
 def setup_command(folder: Path, tables: list[str], port: int, host: str) -> int:
     """`cardtable hall --setup FOLDER --table T...`: write the broker's files and say how to start it."""
     set_up(folder, tables, port, hosts=(host,))
-    print(f"broker files in {folder}: start it with mosquitto -c {folder / 'mosquitto.conf'}; the clients trust "
-          f"{folder / 'ca.crt'}; each one's password is in {folder / 'credentials'}/NAME")
+    print(f"broker files in {folder}: start it with mosquitto -c {folder / 'mosquitto.conf'} (or put "
+          f"{folder / 'cardtable.conf'} in a system Mosquitto's conf.d/); the clients trust {folder / 'ca.crt'}; each "
+          f"one's password is in {folder / 'credentials'}/NAME; a table's link file, for install.py --link, is "
+          f"{folder / 'tables'}/NAME.link")
     return 0

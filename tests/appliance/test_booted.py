@@ -5,12 +5,17 @@ dummy driver (a drop-in, the one setting the machine adds). The tests install de
 where they are missing; a machine that cannot boot one (no root) fails them loudly."""
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 import time
 
 import pytest
 
+from table.storage.history import History
 from table.storage.journal import Journal
+from table.storage.outbox import acked
+from tests.storage.test_outbox import played
 from tests.storage.test_salvage import legal_entries
 
 from .booted import Machine, needs
@@ -222,6 +227,79 @@ def test_a_backup_taken_during_play_brings_the_table_back_on_a_blank_state(machi
     assert restored.returncode == 0 and restored.stderr.splitlines()[-1].startswith("restored "), restored.stderr
     start(machine)
     assert machine.show("cardtable.service", "StatusText")["StatusText"] == before
+
+
+def exposure(machine: Machine, unit: str) -> float:
+    """`systemd-analyze security`'s overall exposure of `unit` in the booted system."""
+    security = machine.run("systemd-analyze", "security", unit)
+    return float(re.search(rf"Overall exposure level for {unit}: (\d+\.\d+)", security.stdout)[1])
+
+
+def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
+    """docs/cafe.md's set-up on one machine: install.py --hall --add-table t1 (Debian's Mosquitto, TLS on 8883),
+    then install.py --link with t1's link file. The hall and the link are active with an exposure of at most 2.5;
+    the table's live state and a finished game reach hall.sqlite, and the hall's acknowledgement link.sqlite, from
+    which the table, started again, prunes its outbox; the link writes its own directory and not the table's; a
+    second run of each installer writes nothing."""
+    start(machine)
+    began = time.monotonic()
+    hall = machine.run("python3", "/opt/src/systemd/install.py", "--hall", "--address", "127.0.0.1", "--add-table", "t1")
+    assert hall.returncode == 0, hall.stdout + hall.stderr
+    link = machine.run("python3", "/opt/src/systemd/install.py", "--link", "/etc/mosquitto/cardtable/tables/t1.link")
+    assert link.returncode == 0, link.stdout + link.stderr
+    install_s = time.monotonic() - began
+    try:
+        for unit in ("mosquitto.service", "cardtable-hall.service", "cardtable-link.service"):
+            until(lambda: machine.show(unit, "ActiveState")["ActiveState"] == "active", 60, f"{unit} active")
+        scores = {unit: exposure(machine, unit) for unit in ("cardtable-hall.service", "cardtable-link.service")}
+        assert max(scores.values()) <= 2.5, scores
+        history = machine.root / "var/lib/cardtable/history.sqlite"
+        record = History(history)
+        record.record([played(1)])
+        outbox = record.outbox_id
+        record.close()
+        machine.run("sh", "-c", "chown cardtable:cardtable /var/lib/cardtable/history.sqlite*")
+        store = machine.root / "var/lib/private/cardtable-hall/hall.sqlite"
+
+        def at_the_hall() -> tuple:
+            try:
+                db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+                try:
+                    return (db.execute("SELECT status, live IS NOT NULL FROM tables WHERE tbl = 't1'").fetchone(),
+                            db.execute("SELECT outbox, seq, body FROM games WHERE tbl = 't1'").fetchall())
+                finally:
+                    db.close()
+            except sqlite3.Error:   # not made yet
+                return None, []
+
+        try:
+            until(lambda: at_the_hall()[0] == ("online", 1) and at_the_hall()[1], 60, "t1's live state and game")
+        except AssertionError as error:
+            raise AssertionError(f"{error}: {at_the_hall()}\n" + "\n".join(
+                machine.log(unit)[-2000:] for unit in ("cardtable-hall.service", "cardtable-link.service"))) from None
+        [(at_outbox, seq, body)] = at_the_hall()[1]
+        assert (at_outbox, seq, json.loads(body)["sha256"]) == (outbox, 1, played(1).sha256)
+        for unit in ("cardtable-hall.service", "cardtable-link.service"):   # never failed on the way
+            assert machine.show(unit, "NRestarts")["NRestarts"] == "0", machine.log(unit)[-3000:]
+        acks = machine.root / "var/lib/cardtable-link/link.sqlite"
+        until(lambda: acked(acks, outbox) == 1, 30, "the hall's acknowledgement in link.sqlite")
+        start(machine)   # the table writes its history as it starts: the game the hall holds leaves the outbox
+        kept = History(history, read_only=True)
+        assert kept.outbox() == []
+        kept.close()
+        as_link = ("nsenter", "-t", machine.show("cardtable-link.service", "MainPID")["MainPID"], "-m",
+                   "setpriv", "--reuid=cardtable", "--regid=cardtable", "--clear-groups")
+        for folder, writable in (("/var/lib/cardtable", False), ("/var/lib/cardtable-link", True)):
+            wrote = machine.run(*as_link, "sh", "-c", f"echo probe > {folder}/probe && rm {folder}/probe")
+            assert (wrote.returncode == 0) == writable, (folder, wrote.stderr)
+        for again in (["--hall"], []):
+            rerun = machine.run("python3", "/opt/src/systemd/install.py", *again)
+            assert rerun.returncode == 0, rerun.stderr
+            assert [line for line in rerun.stdout.splitlines() if line.startswith(("wrote", "linked"))] == []
+    finally:   # the next test boots this system without a network
+        machine.run("systemctl", "disable", "--now", "cardtable-link.service", "cardtable-hall.service",
+                    "mosquitto.service")
+    print(f"\ninstall --hall and --link: {install_s:.1f} s; systemd-analyze security (booted): {scores}")
 
 
 def on_the_plane(log: str) -> bool:

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from table.cafe.broker import credential, set_up
+from tests.cafe.broker import needs
+
 from .conftest import REPO
 
 CONFIG_TXT = """\
@@ -35,7 +38,8 @@ def checkout(tmp_path) -> Path:
     developer's checkout also holds and an installation must not (a virtual environment, bytecode)."""
     source = tmp_path / "checkout"
     (source / "systemd").mkdir(parents=True)
-    for name in ("install.py", "cardtable.service", "cardtable-fallback.service"):
+    for name in ("install.py", "cardtable.service", "cardtable-fallback.service", "cardtable-link.service",
+                 "cardtable-hall.service"):
         shutil.copy(REPO / "systemd" / name, source / "systemd" / name)
     (source / "hardware" / "layouts").mkdir(parents=True)
     for name in ("pi-4-seat.toml", "hubs-8-seat.toml"):
@@ -62,8 +66,9 @@ def install(checkout: Path, root: Path, *args: str) -> subprocess.CompletedProce
 
 
 def tree(root: Path) -> dict[str, tuple[int, bytes | None]]:
-    """Every file and folder under `root`: its mode and contents."""
-    return {str(p.relative_to(root)): (p.stat().st_mode, None if p.is_dir() else p.read_bytes())
+    """Every file, folder and symbolic link under `root`: its mode and contents (a link's: its target)."""
+    return {str(p.relative_to(root)): (p.lstat().st_mode, str(p.readlink()) if p.is_symlink() else
+                                       None if p.is_dir() else p.read_bytes())
             for p in sorted(root.rglob("*"))}
 
 
@@ -93,7 +98,8 @@ def test_install_writes_the_table_into_the_root(checkout, root):
     app = root / "opt/cardtable/app"
     assert sorted(str(p.relative_to(app)) for p in app.rglob("*") if p.is_file()) == [
         "hardware/layouts/hubs-8-seat.toml", "hardware/layouts/pi-4-seat.toml", "systemd/cardtable-fallback.service",
-        "systemd/cardtable.service", "systemd/install.py", "table/__init__.py"]
+        "systemd/cardtable-hall.service", "systemd/cardtable-link.service", "systemd/cardtable.service",
+        "systemd/install.py", "table/__init__.py"]
     assert (root / "var/lib/cardtable").is_dir()
     commands = [line.removeprefix("not run (--root): ") for line in result.stdout.splitlines()
                 if line.startswith("not run")]
@@ -147,6 +153,99 @@ def test_an_unknown_layout_is_refused_before_anything_is_done(checkout, root):
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == (f"install.py: no layout 'pi-3-seat' in {checkout / 'hardware/layouts'} "
                              "(put your own layout file there, then name it)\n")
+    assert tree(root) == before
+
+
+def not_run(result: subprocess.CompletedProcess) -> list[str]:
+    """The commands the installer printed instead of running them (--root)."""
+    return [line.removeprefix("not run (--root): ") for line in result.stdout.splitlines() if line.startswith("not run")]
+
+
+def test_install_hall_writes_the_hall_and_its_brokers_drop_in_and_a_second_run_changes_nothing(checkout, root):
+    result = install(checkout, root, "--hall", "--address", "192.168.1.10", "--add-table", "t1", "--add-table", "t2")
+    assert (result.returncode, result.stderr) == (0, "")
+    unit = (root / "etc/systemd/system/cardtable-hall.service").read_text()
+    assert "ExecStart=/opt/cardtable/venv/bin/cardtable hall --broker 127.0.0.1 --password-file %d/password \\\n" in unit
+    assert re.findall("@[A-Z]+@", unit) == []
+    assert (root / "etc/default/cardtable-hall").read_text().endswith(
+        "CARDTABLE_HALL_ADDRESS=192.168.1.10\n# Where the hall's pages are served, HOST:PORT.\n"
+        "CARDTABLE_HALL_WEB=0.0.0.0:8080\n")
+    assert (root / "etc/mosquitto/conf.d/cardtable.conf").readlink() == Path("/etc/mosquitto/cardtable/cardtable.conf")
+    commands = not_run(result)
+    for expected in ("apt-get install --yes --no-install-recommends python3-venv mosquitto openssl",
+                     ("/opt/cardtable/venv/bin/cardtable hall --setup /etc/mosquitto/cardtable --broker 192.168.1.10 "
+                      "--table t1 --table t2"),
+                     "chgrp mosquitto /etc/mosquitto/cardtable/passwords /etc/mosquitto/cardtable/server.key",
+                     "systemctl enable cardtable-hall.service", "systemctl restart mosquitto.service"):
+        assert expected in commands
+    assert not (root / "etc/systemd/system/cardtable.service").exists()   # a hall, not a table
+    first = tree(root)
+    again = install(checkout, root, "--hall", "--add-table", "t3")   # the address as set the first time
+    assert again.returncode == 0
+    assert tree(root) == first and "wrote" not in again.stdout and "linked" not in again.stdout
+    assert "/opt/cardtable/venv/bin/cardtable hall --setup /etc/mosquitto/cardtable --broker 192.168.1.10 --table t3" \
+        in not_run(again)
+    assert install(checkout, root, "--hall", "--web", "127.0.0.1:9000").returncode == 0
+    assert "CARDTABLE_HALL_WEB=127.0.0.1:9000\n" in (root / "etc/default/cardtable-hall").read_text()
+
+
+@pytest.fixture
+def link_file(tmp_path) -> Path:
+    """Table t1's link file, made by the hall's own set-up (table/cafe/broker.py, the real openssl and
+    mosquitto_passwd) for a hall at 192.168.1.10."""
+    lacks = needs()
+    if lacks:
+        pytest.skip("needs " + ", ".join(lacks))
+    set_up(tmp_path / "hall", ["t1"], hosts=("192.168.1.10",))
+    return tmp_path / "hall" / "tables" / "t1.link"
+
+
+def test_install_link_writes_the_tables_link_from_its_link_file_and_keeps_it(checkout, root, link_file):
+    result = install(checkout, root, "--link", str(link_file))
+    assert (result.returncode, result.stderr) == (0, "")
+    hall = link_file.parents[1]
+    assert (root / "etc/default/cardtable-link").read_text().endswith(
+        "CARDTABLE_TABLE=t1\nCARDTABLE_HALL=192.168.1.10\nCARDTABLE_HALL_PORT=8883\n")
+    assert (root / "etc/systemd/system/cardtable-link.service.d/hall.conf").read_text().endswith(
+        "[Service]\nIPAddressAllow=192.168.1.10\n")
+    password = root / "etc/cardtable-link/password"
+    assert (password.read_text(), password.stat().st_mode & 0o777) == (credential(hall, "t1") + "\n", 0o600)
+    assert (root / "etc/cardtable-link/ca.crt").read_text() == (hall / "ca.crt").read_text()
+    unit = (root / "etc/systemd/system/cardtable-link.service").read_text()
+    assert "ExecStart=/opt/cardtable/venv/bin/cardtable link --port ${CARDTABLE_HALL_PORT}" in unit
+    commands = not_run(result)
+    assert commands.index("systemctl daemon-reload") < commands.index("systemctl enable cardtable-link.service")
+    assert "systemctl restart cardtable-link.service" in commands
+    first = tree(root)
+    again = install(checkout, root)   # an upgrade: the link kept, its unit as it was
+    assert tree(root) == first and "wrote" not in again.stdout
+    assert "systemctl try-restart cardtable-link.service" in not_run(again)
+    assert install(checkout, root, "--uninstall").returncode == 0
+    for path in ("etc/systemd/system/cardtable-link.service", "etc/systemd/system/cardtable-link.service.d",
+                 "etc/default/cardtable-link", "etc/cardtable-link"):
+        assert not (root / path).exists(), path
+
+
+@pytest.mark.parametrize("args, text, status, said", [
+    (["--link", "t1.link"], "not json", 1, "install.py: {file}: not a link file made by the hall (Expecting value: "
+                                          "line 1 column 1 (char 0))"),
+    (["--link", "t1.link"], '{"table": "t1"}', 1, "install.py: {file}: not a link file made by the hall (it needs "
+                                                  "table, hall, port, password, ca)"),
+    (["--link", "t1.link"], '{"table": "t1", "hall": "hall.local", "port": 8883, "password": "p", "ca": "c"}', 1,
+     "install.py: the hall's address must be an IP address, not 'hall.local' (the link's unit lets only that "
+     "address through)"),
+    (["--hall"], "", 1, "install.py: the first time, --address ADDRESS: the hall's IP address on the café's network"),
+    (["--add-table", "t1"], "", 2, "install.py: error: --add-table is for the hall (--hall)"),
+    (["--hall", "--address", "192.168.1.10", "--link", "t1.link"], "", 2, "install.py: error: --link is for a table"),
+])
+def test_bad_hall_or_link_settings_are_refused_in_one_line_before_anything_is_done(checkout, root, tmp_path, args,
+                                                                                   text, status, said):
+    file = tmp_path / "t1.link"
+    file.write_text(text)
+    before = tree(root)
+    result = install(checkout, root, *(str(file) if arg == "t1.link" else arg for arg in args))
+    assert (result.returncode, result.stdout, result.stderr.splitlines()[-1]) == (status, "", said.format(file=file))
+    assert "Traceback" not in result.stderr
     assert tree(root) == before
 
 

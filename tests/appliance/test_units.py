@@ -1,5 +1,6 @@
-"""The units as systemd reads them: `systemd-analyze verify` finds nothing wrong, and the table's exposure
-(`systemd-analyze security --offline=yes`) stays at or under 2.5. .ci/run installs systemd where it is missing."""
+"""The units as systemd reads them: `systemd-analyze verify` finds nothing wrong, and each one's exposure
+(`systemd-analyze security --offline=yes`) stays at or under 2.5: the table's, its fallback's, the café's link's
+and hall's. .ci/run installs systemd where it is missing."""
 from __future__ import annotations
 
 import re
@@ -12,7 +13,7 @@ import pytest
 
 from .conftest import REPO
 
-UNITS = ("cardtable.service", "cardtable-fallback.service")
+UNITS = ("cardtable.service", "cardtable-fallback.service", "cardtable-link.service", "cardtable-hall.service")
 EXPOSURE = re.compile(r"Overall exposure level for (\S+): (\d+\.\d+)")
 
 pytestmark = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
@@ -72,6 +73,31 @@ def test_the_table_is_a_notify_service_with_a_watchdog_restarts_and_a_fallback()
         assert value in settings[section].get(key, []), (section, key)
     assert {"char-spi rw", "char-gpiochip rw", "char-ttyACM rw", "char-drm rw"} <= set(
         settings["Service"]["DeviceAllow"])
+
+
+def test_the_link_reaches_only_the_hall_reads_the_tables_state_and_writes_only_its_own():
+    """The plan's link unit (docs/cafe-plan.md): network, folders, restarts; the hall's address comes in the
+    installer's drop-in."""
+    settings = settings_of((REPO / "systemd" / "cardtable-link.service").read_text())
+    for section, key, value in [
+        ("Unit", "After", "network-online.target"), ("Unit", "Wants", "network-online.target"),
+        ("Service", "Restart", "on-failure"), ("Service", "User", "cardtable"),
+        ("Service", "RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6"), ("Service", "IPAddressDeny", "any"),
+        ("Service", "ReadOnlyPaths", "%S/cardtable"), ("Service", "StateDirectory", "cardtable-link"),
+        ("Service", "ProtectSystem", "strict"), ("Service", "EnvironmentFile", "/etc/default/cardtable-link"),
+        ("Service", "LoadCredential", "password:/etc/cardtable-link/password"),
+    ]:
+        assert value in settings[section].get(key, []), (section, key)
+    assert "IPAddressAllow" not in settings["Service"]
+
+
+def test_the_hall_is_its_own_user_and_writes_only_hall_sqlites_directory():
+    settings = settings_of((REPO / "systemd" / "cardtable-hall.service").read_text())
+    for key, value in [("DynamicUser", "yes"), ("StateDirectory", "cardtable-hall"), ("Restart", "on-failure"),
+                       ("ProtectSystem", "strict"), ("IPAddressDeny", "any"),
+                       ("LoadCredential", "password:/etc/mosquitto/cardtable/credentials/hall")]:
+        assert value in settings["Service"].get(key, []), key
+    assert "mosquitto.service" in settings["Unit"]["After"][0].split()
 
 
 def settings_of(text: str) -> dict[str, dict[str, list[str]]]:
