@@ -24,7 +24,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from table.games.contract import GameInfo, Need, PadNeeds, Refusal, chance_need
 
@@ -340,17 +340,16 @@ def _grown(domain: Domain) -> Domain:
         d.frontier, d.top, d.bottom, d.left, d.right, d.rows + 1, d.cols + 1))
 
 
-def _cells(deck: Deck, domain: Domain, card: str) -> list[tuple[int, int]]:
-    """(cell index, reward) of every legal cell for `card`, in reading order."""
-    kind = deck.kind[card]
+def _cells(domain: Domain, kind: int) -> list[int]:
+    """The index of every legal cell for a card of `kind`, in reading order."""
     bit = 1 << kind
     top, bottom, left, right = domain.top, domain.bottom, domain.left, domain.right
     new_row, new_col = _open(top, bottom, left, right, domain.rows, domain.cols)
-    if new_row and new_col:   # the usual case: every frontier cell is within the limits
-        cells = [(index, spot[1][kind]) for index, spot in domain.frontier.items() if spot[0] & bit]
+    if new_row and new_col:
+        cells = [index for index, spot in domain.frontier.items() if spot[0] & bit]
     else:
         first, last = top * W, bottom * W + W - 1
-        cells = [(index, spot[1][kind]) for index, spot in domain.frontier.items() if spot[0] & bit
+        cells = [index for index, spot in domain.frontier.items() if spot[0] & bit
                  and (new_row or first <= index <= last) and (new_col or left <= index % W <= right)]
     cells.sort()
     return cells
@@ -358,9 +357,11 @@ def _cells(deck: Deck, domain: Domain, card: str) -> list[tuple[int, int]]:
 
 def legal_cells(state: State, card: str) -> tuple[tuple[int, int, int], ...]:
     """Where `card` may be laid now (N2, N3): (row, col, reward) in reading order; empty before the start card."""
-    if state.domain is None:
+    domain = state.domain
+    if domain is None:
         return ()
-    return tuple(row_col(index) + (points,) for index, points in _cells(state.setup.deck, state.domain, card))
+    kind = state.setup.deck.kind[card]
+    return tuple(row_col(index) + (domain.frontier[index][1][kind],) for index in _cells(domain, kind))
 
 
 def best_cell(cells: tuple[tuple[int, int, int], ...]) -> int | None:
@@ -592,8 +593,7 @@ def check(state: State, action: Action) -> Refusal | None:
             if state.chosen is None:
                 return Refusal.of("choose_first", player=player)
             if _is_int(row) and _is_int(col) and abs(row) < OFF and abs(col) < OFF:
-                index = cell_index(row, col)
-                if any(i == index for i, _ in _cells(deck, state.domain, state.chosen)):
+                if cell_index(row, col) in _cells(state.domain, deck.kind[state.chosen]):
                     return None
             return Refusal.of("not_a_legal_cell", player=player, row=row, col=col)
         case Pass(player=player):
@@ -723,8 +723,8 @@ def legal_actions(state: State) -> list[Action]:
         player = state.active
         if state.chosen is not None:
             places = deck.places[player]
-            return [places.get(index) or deck.place(player, index) for index, _ in _cells(deck, state.domain,
-                                                                                            state.chosen)]
+            return [places.get(index) or deck.place(player, index)
+                    for index in _cells(state.domain, deck.kind[state.chosen])]
         bit, placeable, choose = deck.bit, state.domain.placeable, deck.choose[player]
         actions: list[Action] = [choose[c] for c in state.hands[player] if bit[c] & placeable]
         if state.tally.two_cards is None or not actions:
@@ -747,7 +747,7 @@ def legal_actions(state: State) -> list[Action]:
     return []
 
 
-def _pick(table: Mapping[str, Action], keys: tuple[str, ...]) -> tuple[Action, ...]:
+def _pick(table: Mapping[str, Action], keys: Sequence[str]) -> tuple[Action, ...]:
     """The actions of `keys` from an action table, in order (itemgetter: the fastest way to list many)."""
     return itemgetter(*keys)(table) if len(keys) > 1 else tuple(table[k] for k in keys)
 
@@ -760,12 +760,12 @@ def _bid_actions(state: State, deck: Deck) -> list[Action]:
     player = piece.bidder
     bases, cards = deck.bid_bases[player], deck.bid_cards[player]
     actions: list[Action] = [bases[b] for b in neuro.bases if b != piece.base]
+    start = len(actions)
     actions += _pick(cards, state.domain.cards)
-    if piece.card is not None:
-        actions.remove(cards[piece.card])
+    if piece.card is not None:                      # by its place: list.remove would compare actions
+        del actions[start + state.domain.cards.index(piece.card)]
     if piece.token is None:
-        tokens = deck.bid_tokens[player]
-        actions += [tokens[t] for t in _free_tokens(deck, neuro, player)]
+        actions += _pick(deck.bid_tokens[player], _free_tokens(deck, neuro, player))
         if player != neuro.caller:
             actions.append(deck.no_bids[player])
     return actions
