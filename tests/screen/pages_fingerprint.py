@@ -85,8 +85,13 @@ def _views(game, players: int, variant: int, options: dict) -> Iterator[tuple[st
         if seen[kind] <= KINDS or i % STRIDE == 0 or game.rules.need(state).done:
             view["clock"] = CLOCKS[i % len(CLOCKS)] if i % 2 else None
             view["teach"] = seen[kind] == 2   # a first game: the prompt bar says why too
-            if seen[kind] == 1 and view["prompt"] is None:   # a seat's menu open
-                view["menus"] = {str(seats[0]): {"cursor": 1, "labels": [["menu_back", {}], ["menu_rules", {}]]}}
+            if seen[kind] == 1 and view["prompt"] is None:   # a seat's menu open, saying why its OK did nothing
+                view["menus"] = {str(seats[0]): {"cursor": 1, "labels": [["menu_back", {}], ["menu_rules", {}]],
+                                                 "why": ["not_your_turn", {}]}}
+            if seen[kind] == 2:   # a refusal's banner, or a reader's
+                view["message"] = {"key": "seat_not_joined", "params": {}, "seat": seats[-1]}
+            elif i % STRIDE == 0:
+                view["faults"] = [{"pad": "seat2", "seat": seats[1], "dead": True}]
             yield f"s{i:04d}", view
 
 

@@ -146,8 +146,12 @@ def _domain(c: Canvas) -> None:
     _bases(c)
     lines, grid = layout(t, c.table)
     for i, line in enumerate(lines):
-        draw.text(c.surf, line, 28, GOLD if i == 0 and neuro_note(view) else TEXT, "midleft",
-                  (BOARD.x + 4, BOARD.y + NOTE_H * i + NOTE_H // 2), width=BOARD.w - 8)
+        x, y = BOARD.x + 4, BOARD.y + NOTE_H * i + NOTE_H // 2
+        if line == t("bid_legend"):   # the legend of the bid marks, after one
+            _bid_mark(c, (x + MARK_R, y), MARK_R, 7, True)
+            x += 2 * MARK_R + 10
+        draw.text(c.surf, line, 28, GOLD if i == 0 and neuro_note(view) else TEXT, "midleft", (x, y),
+                  width=BOARD.right - x - 4)
     _board(c, grid)
     _seats(c)
     c.prompt_bar(instruction(t, c.table))
@@ -179,19 +183,22 @@ def _board(c: Canvas, grid: Grid) -> None:
     if len(view["domain"]) > 1:
         row, col, _ = view["domain"][-1]
         draw.frame(surf, grid.rect(row, col).inflate(8, 8), TEXT, 3)
-    _bid_marks(c, grid, where)
     cursor = cursor_cell(c.table)
-    size = max(18, grid.h * 2 // 5)
+    size = max(draw.LEGIBLE, grid.h * 2 // 5)
     for row, col, reward in view["cells"]:
-        rect, chosen = grid.rect(row, col), (row, col) == cursor
-        if chosen:
+        if (row, col) != cursor:
+            rect = grid.rect(row, col)
+            pygame.draw.rect(surf, GREEN, rect, 3, border_radius=max(3, grid.w // 9))
+            if reward:
+                draw.tag(surf, f"+{reward}", size, rect.center, INK, GREEN, "center")
+    _bid_marks(c, grid, where)   # over the cards and cells: a row of marks grown past its card stays whole
+    for row, col, reward in view["cells"]:
+        if (row, col) == cursor:   # the cell the seat is choosing, over all
+            rect = grid.rect(row, col)
             c.faces.draw(surf, rect, view["chosen"], dim=True)
             draw.frame(surf, rect.inflate(12, 12), GOLD, 6)
-        else:
-            pygame.draw.rect(surf, GREEN, rect, 3, border_radius=max(3, grid.w // 9))
-        if reward:
-            at, colour = (rect.midbottom, GOLD) if chosen else (rect.center, GREEN)
-            draw.tag(surf, f"+{reward}", size, at, INK, colour, "center")
+            if reward:
+                draw.tag(surf, f"+{reward}", size, rect.midbottom, INK, GOLD, "center")
 
 
 def _bid_marks(c: Canvas, grid: Grid, where: dict[str, tuple[int, int]]) -> None:
@@ -200,12 +207,23 @@ def _bid_marks(c: Canvas, grid: Grid, where: dict[str, tuple[int, int]]) -> None
     bid = c.view["bid"]
     if bid and bid["card"]:
         draw.frame(c.surf, grid.rect(*where[bid["card"]]).inflate(10, 10), BIDDING, 5)
+    spilt: list[pygame.Rect] = []   # the rows of marks laid across neighbours so far
+    laid = []
     for card, marks in bids_on(c.view).items():
         rect = grid.rect(*where[card])
         r, per_row = max((_mark_radius(rect, len(marks), k), k) for k in range(1, len(marks) + 1))
         if r < MARK_R:   # too small to read on the card: legible marks in a row across its foot, over its neighbours
-            r, per_row = MARK_R, len(marks)
-            rect = pygame.Rect(0, 0, 2 * r * len(marks) + 2, rect.h).move(rect.centerx - r * len(marks) - 1, rect.y)
+            r, per_row, card_rect = MARK_R, len(marks), rect
+            rect = pygame.Rect(0, 0, 2 * r * len(marks) + 2, 2 * r + 2)
+            rect.midbottom = card_rect.midbottom
+            while rect.inflate(12, 12).collidelist(spilt) >= 0:   # below any other card's row, none hiding another
+                rect.y += 2 * r + 8
+            spilt.append(rect)
+            pygame.draw.line(c.surf, GOLD, card_rect.center, rect.center, 5)   # tied to its card, under every row
+        laid.append((rect, r, per_row, marks))
+    for row in spilt:
+        pygame.draw.rect(c.surf, INK, row.inflate(8, 8), border_radius=row.h // 2 + 4)
+    for rect, r, per_row, marks in laid:
         for i, (bid, current) in enumerate(marks):
             line, k = divmod(i, per_row)
             _bid_mark(c, (rect.right - r - 1 - k * 2 * r, rect.bottom - r - 1 - line * 2 * r), r, bid["base"],

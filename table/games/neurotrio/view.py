@@ -42,7 +42,7 @@ def instruction(t: Translator, table: dict) -> str:
 
 def notes(t: Translator, table: dict) -> list[str]:
     """The lines over the domain: the neuro round (who called, who bids, who next, who passed) or who may call
-    neuro now; the grown limits; "deux cartes"."""
+    neuro now; the grown limits; "deux cartes"; what a bid mark says, while bids lie on the domain."""
     view, seats = table["view"], table["joined"]
     lines = []
     if view["phase"] == "bid":
@@ -59,6 +59,8 @@ def notes(t: Translator, table: dict) -> list[str]:
         lines.append(t("grown", rows=view["limits"][0], cols=view["limits"][1]))
     if view["two_cards"] is not None:
         lines.append(t("two_cards", seat=seats[view["two_cards"]]))
+    if bids_on(view):
+        lines.append(t("bid_legend"))
     return lines
 
 

@@ -149,9 +149,12 @@ def test_the_bottom_bar_and_the_notes_say_who_does_what():
     assert bar.startswith(f"Seat {bidder}: tap a base, the card you bet on, then one of your tokens face down")
     assert bar.endswith("(OK: pass)") == (bidder != caller)
     assert said.notes(FR, view)[0].startswith(f"Neuro ! lancé par le siège {caller} · au siège {bidder} d'enchérir")
-    grown = dict(view, view=dict(public, grown=1, limits=[7, 12], two_cards=1))
+    grown = dict(view, view=dict(public, grown=1, limits=[7, 12], two_cards=1, bids=[], bid=None))
     assert said.notes(FR, grown)[1:] == ["Tous bloqués : le domaine peut grandir (7 lignes × 12 colonnes)",
                                          "Siège 3 : deux cartes ! On ne passe plus que si on est bloqué."]
+    bid = {"card": public["domain"][0][2], "base": 7, "token": None}
+    assert said.notes(EN, dict(grown, view=dict(grown["view"], bids=[bid])))[-1] == \
+        "neuro bid: its base's value; grey dot: its token laid"   # the legend of the marks, while bids lie
     passed = dict(view, view=dict(public, to_bid=public["to_bid"][:1], passed=[3]))
     assert said.notes(FR, passed)[0].endswith(" · a passé : Siège 6")
     window = dict(view, view=dict(public, phase="build", callers=[0, 2, 3]))
@@ -185,6 +188,24 @@ def test_every_bid_of_a_game_is_spelled_with_its_score(players):
         assert text.startswith(f"base {bid['base']}") and text.endswith(f": {signed(bid['score'])}")
         lost = "lost" in text or "not the treasure" in text
         assert (bid["score"] < 0) == lost and (bid["score"] == 0) == (bid["token"] == "0")
+
+
+def test_bid_marks_too_many_for_their_cards_are_legible_and_none_hides_another(screens, monkeypatch):
+    """Five bids on each of two neighbouring cards: every mark at the legible size, no two overlapping."""
+    game, i = moment(8, "place")
+    view = table_view(GAME, game.states[i])
+    public = view["view"]
+    (row, col, one), two = public["domain"][0], None
+    two = next(card for r, c, card in public["domain"] if r == row and abs(c - col) == 1)
+    bids = [{"card": card, "base": 1 + k, "token": "1"} for card in (one, two) for k in range(5)]
+    view["view"] = dict(public, bids=bids, bid=None)
+    marks = []
+    monkeypatch.setattr(page, "_bid_mark", lambda c, centre, r, *a, **k: marks.append((centre, r)))
+    screens["fr"].render(view, "domain")
+    marks = marks[1:]   # the legend's first
+    assert len(marks) == 10 and all(r >= page.MARK_R for _, r in marks)
+    for k, ((x, y), r) in enumerate(marks):
+        assert all((x - x2) ** 2 + (y - y2) ** 2 >= (r + r2 - 1) ** 2 for (x2, y2), r2 in marks[k + 1:])
 
 
 # ------------------------------------------------------------ the cursor
