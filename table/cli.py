@@ -51,7 +51,7 @@ def command_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     for declare in (_declare_run, _declare_demo, _declare_replay, _declare_history, _declare_enrol, _declare_bench,
                     _declare_doctor, _declare_fallback, _declare_backup_and_restore, _declare_ended, _declare_layout,
-                    _declare_link, _declare_hall):
+                    _declare_link, _declare_hall, _declare_cafe):
         declare(commands)
     return parser
 
@@ -210,6 +210,17 @@ def _declare_hall(commands) -> None:
                       help="where the hall's pages are served (default: 0.0.0.0:8080, every address of this machine)")
 
 
+def _declare_cafe(commands) -> None:
+    cafe = commands.add_parser("cafe", help="a simulated café on this machine: Debian's Mosquitto, the hall and its "
+                               "pages, tables of bots with their links (docs/cafe.md)")
+    cafe.add_argument("--tables", type=int, default=3, help="how many tables (1 to 8; each plays another game)")
+    cafe.add_argument("--web", type=address, default=address("127.0.0.1:8080"), metavar="HOST:PORT",
+                      help="where the hall's pages are served (default: 127.0.0.1:8080)")
+    cafe.add_argument("--folder", type=Path, metavar="DIR", help="the café's files and logs (default: a new "
+                      "temporary folder)")
+    cafe.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: at Ctrl-C)")
+
+
 def _broker_options(command, host: str | None, host_help: str) -> None:
     command.add_argument("--broker", default=host, required=host is None, metavar="HOST", help=host_help)
     command.add_argument("--port", type=port, default=8883)
@@ -303,14 +314,18 @@ def _command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "ended":
         from table.appliance.failures import ended_command
         return ended_command(DEFAULT_JOURNAL.parent)
-    if args.command in ("link", "hall"):
+    if args.command in ("link", "hall", "cafe"):
         return _cafe_command(parser, args)
     from table.bench import bench_command
     return bench_command(args.what, args.seconds, args.json)
 
 
 def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """`cardtable link` or `cardtable hall`: the café link's services (table/cafe/)."""
+    """`cardtable link`, `cardtable hall` or `cardtable cafe`: the café link's services (table/cafe/), or a
+    simulated café."""
+    if args.command == "cafe":
+        from table.cafe.simulated import cafe_command
+        return cafe_command(args.tables, args.web, args.folder, args.seconds)
     if args.command == "hall" and args.setup is not None:
         from table.cafe.hall import setup_command
         return setup_command(args.setup, args.tables, args.port, args.broker)

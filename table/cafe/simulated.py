@@ -1,0 +1,146 @@
+"""`cardtable cafe`: a whole café on one machine, to see it before buying a table: Debian's Mosquitto set up by the
+project's own files, the hall with its pages, and simulated tables of bots, each with its link, each a process of
+its own as in a real café (docs/cafe.md). Each table plays one game again and again at a players' pace, with two
+regulars seated by their player cards, so the hall shows live tables, results, players and a league.
+"""
+from __future__ import annotations
+
+import getpass
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from table.cafe.broker import set_up
+from table.cafe.mqtt import HALL_USER, CafeError, stopped_by_signal
+from table.layout import load_layout
+from table.registry import GAMES
+from table.sim.simulated_table import SimulatedTable
+from table.storage.files import TableFiles
+from table.storage.registry import player_tag, simulated_uid
+
+HOST = "127.0.0.1"
+TOOLS = ("mosquitto", "mosquitto_passwd", "openssl")
+REGULARS = ("Alice", "Bruno", "Chloé", "Driss", "Emma", "Farid", "Gaëlle", "Hugo")
+PACE_S = 0.4   # a bot's pause between two acts: a game a few minutes long, as the hall's screen shows it
+
+
+def seats_for(game: str) -> list[int]:
+    """The seats a simulated table of `game` plays with: four, or what the game takes."""
+    players = GAMES[game].info.players
+    return list(range(1, max(players.start, min(4, players.stop - 1)) + 1))
+
+
+def play_table(state: Path, game: str, seed: int, games: int = 0, pace_s: float = 0.0,
+               regulars: tuple[str, ...] = ()) -> None:
+    """Bots play `game` at a table whose state directory is `state`, again and again (until its history holds
+    `games` games; 0: until stopped), going on from whatever a stop left; `regulars` are seated by their player
+    cards (made here, as enrolled) at the first seats, the other seats are guests."""
+    files = TableFiles(state / "journal.sqlite", state / "registry.sqlite")
+    for name in regulars:
+        if files.registry.player_id(name) is None:
+            files.registry.enrol(simulated_uid(f"player/{name}"), player_tag(f"p-{simulated_uid(name)[:12].lower()}"),
+                                 name)
+    sim = SimulatedTable(load_layout("sim-6-single"), files.journal, files.registry, game=game, seed=seed)
+    rng, seats = random.Random(seed), seats_for(game)
+    try:
+        while not games or len(files.journal.history.games()) < games:
+            if sim.session.state is None and sim.session.joined:
+                sim.clear()
+                sim.press(seats[0], "ok")   # the seats the last game left joined start the next
+            bots = GAMES[game].bots.Players(sim, seats, random.Random(rng.random()))   # its world: the game now
+            if sim.session.state is None:   # the first game: the seats join, the regulars lay their cards
+                for seat in seats:
+                    bots.world.join(seat)
+                for seat, name in zip(seats, regulars):
+                    sim.tap(sim.table.layout.seats[seat - 1].pads[0], files.registry.player_id(name))
+                bots.world.press(seats[0], "ok")
+            bots.play(each_step=lambda: time.sleep(pace_s))
+            sim.press(seats[-1], "ok")   # back to the lobby, the same seats joined
+    finally:
+        sim.close()
+        files.close()
+
+
+def cafe_command(tables: int, web: tuple[str, int], folder: Path | None, seconds: float) -> int:
+    """`cardtable cafe`: run a simulated café until stopped (or for `seconds`), its hall's pages at `web`."""
+    if not 1 <= tables <= len(GAMES):
+        raise CafeError(f"a simulated café has 1 to {len(GAMES)} tables, not {tables}")
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        raise CafeError(f"the café needs Debian's {', '.join(missing)} (sudo apt install mosquitto openssl)")
+    home = folder or Path(tempfile.mkdtemp(prefix="cardtable-cafe-"))
+    names = [f"t{n + 1}" for n in range(tables)]
+    port = _free_port()
+    set_up(home / "broker", names, port, HOST, getpass.getuser())
+    processes = [_started(["mosquitto", "-c", str(home / "broker" / "mosquitto.conf")], home / "mosquitto.log")]
+    try:
+        _wait_listening(port, processes[0])
+        options = lambda user: ["--broker", HOST, "--port", str(port), "--ca", str(home / "broker" / "ca.crt"),
+                                "--password-file", str(home / "broker" / "credentials" / user)]
+        processes.append(_started([sys.executable, "-m", "table", "hall", *options(HALL_USER), "--state",
+                                   str(home / "hall"), "--web", f"{web[0]}:{web[1]}"], home / "hall.log"))
+        for n, (name, game) in enumerate(zip(names, GAMES)):
+            state = home / name / "cardtable"
+            state.mkdir(parents=True, exist_ok=True)
+            processes.append(_started([sys.executable, "-m", "table", "link", "--table", name, *options(name),
+                                       "--state", str(state)], home / f"link-{name}.log"))
+            regulars = REGULARS[2 * n % len(REGULARS):][:2]   # two regulars a table, each at one table only
+            processes.append(_started([sys.executable, "-m", __name__, str(state), game, str(n + 1), *regulars],
+                                      home / f"table-{name}.log"))
+        print(f"a café of {tables} tables ({', '.join(f'{n}: {g}' for n, g in zip(names, GAMES))}); its hall: "
+              f"http://{web[0]}:{web[1]}/ ; files and logs in {home}; Ctrl-C stops it", flush=True)
+        _wait(processes, seconds)
+    finally:
+        for process in reversed(processes):
+            process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return 0
+
+
+def _started(args: list[str], log: Path) -> subprocess.Popen:
+    with open(log, "a") as out:
+        return subprocess.Popen(args, stdout=out, stderr=out)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def _wait_listening(port: int, broker: subprocess.Popen) -> None:
+    for _ in range(200):
+        if broker.poll() is not None:
+            raise CafeError("Mosquitto stopped at once (see mosquitto.log in the café's folder)")
+        try:
+            socket.create_connection((HOST, port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise CafeError("Mosquitto did not listen within 10 s")
+
+
+def _wait(processes: list[subprocess.Popen], seconds: float) -> None:
+    """Until `seconds` passed (0: until Ctrl-C or SIGTERM), or a process of the café ended (CafeError)."""
+    stop, end = stopped_by_signal(), time.monotonic() + seconds if seconds else None
+    try:
+        while not stop.wait(0.2) and (end is None or time.monotonic() < end):
+            ended = next((p for p in processes if p.poll() is not None), None)
+            if ended is not None:
+                raise CafeError(f"a process of the café stopped: {' '.join(map(str, ended.args[:4]))} (see its log)")
+    except KeyboardInterrupt:   # Ctrl-C: the café stops, its files kept
+        pass
+
+
+if __name__ == "__main__":   # one simulated table of bots: STATE GAME SEED [REGULAR...]
+    play_table(Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), 0, PACE_S, tuple(sys.argv[4:]))

@@ -1,0 +1,52 @@
+"""`cardtable cafe`, as a newcomer runs it: Debian's Mosquitto, the hall and tables of bots with their links, each a
+process; the hall's page shows the tables live, their finished games and their regulars; it stops cleanly, leaving
+no process behind, and says in one line what it lacks."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests.cafe.broker import REPO, free_port, needs, until
+
+
+def page(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return answer.read().decode()
+    except OSError:
+        return ""
+
+
+def test_a_simulated_cafe_shows_its_tables_games_and_players_at_the_hall_then_stops(tmp_path):
+    lacks = needs()
+    if lacks:
+        pytest.fail("the simulated café needs " + ", ".join(lacks))
+    web = free_port()
+    cafe = subprocess.Popen([sys.executable, "-m", "table", "cafe", "--tables", "2", "--web", f"127.0.0.1:{web}",
+                             "--folder", str(tmp_path / "cafe"), "--seconds", "90"], cwd=REPO, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        hall = f"http://127.0.0.1:{web}"
+        until(lambda: page(hall).count('class="table online"') == 2, 30, "both tables online at the hall")
+        until(lambda: "<li>" in page(hall), 60, "a finished game at the hall")
+        assert "Alice" in page(f"{hall}/players") and "<table" in page(f"{hall}/league")
+        cafe.terminate()   # as Ctrl-C or systemd would stop it
+        output, _ = cafe.communicate(timeout=30)
+    finally:
+        cafe.kill()
+    assert cafe.returncode == 0, output
+    assert f"its hall: http://127.0.0.1:{web}/" in output and "Traceback" not in output
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", str(tmp_path / "cafe")], capture_output=True, text=True).stdout
+    assert left == "", "every process of the café stopped"
+
+
+def test_a_cafe_of_too_many_tables_is_one_line():
+    run = subprocess.run([sys.executable, "-m", "table", "cafe", "--tables", "9"], cwd=REPO, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 1 and run.stderr.strip().splitlines() == [
+        "cardtable cafe: a simulated café has 1 to 8 tables, not 9"]
