@@ -8,7 +8,7 @@ import sys
 import pytest
 
 COMMANDS = ("run", "demo", "replay", "history", "enrol", "bench", "doctor", "fallback", "backup", "restore", "ended",
-            "layout", "link", "hall")
+            "layout", "link", "hall", "cafe")
 
 
 @pytest.mark.parametrize("module", ["table", "table.cli"])
