@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 
 from openskill.models import PlackettLuce
 
-from table.storage.registry import PLAYER_ID, player_name_problem
+from table.storage.registry import player_problem
 
 EVENINGS = 4   # the best evenings of a month that count in the league
 
@@ -88,7 +88,8 @@ def read(body: dict) -> Game | None:
         return None
     named = body.get("players") if isinstance(body.get("players"), dict) else {}
     players = {int(seat): (p["id"], p["name"]) for seat, p in named.items()
-               if seat.isdigit() and int(seat) in scores and isinstance(p, dict) and _sound(p.get("id"), p.get("name"))}
+               if seat.isdigit() and int(seat) in scores and isinstance(p, dict)
+               and player_problem(p.get("id"), p.get("name")) is None}
     if len(scores) < 2 or not isinstance(body.get("game"), str):
         return None
     local = (ended if ended.tzinfo else ended.replace(tzinfo=timezone.utc)).astimezone()
@@ -145,8 +146,3 @@ class League:
     def partners(self, pid: str, most: int = 5) -> list[tuple[str, int]]:
         """The players `pid` met most (name, games together), the most first."""
         return [(self.records[other].name, count) for other, count in self.records[pid].met.most_common(most)]
-
-
-def _sound(pid, name) -> bool:
-    return isinstance(pid, str) and PLAYER_ID.fullmatch(pid) is not None and isinstance(name, str) and (
-        player_name_problem(name) is None)

@@ -76,7 +76,7 @@ def cafe_command(tables: int, web: tuple[str, int], folder: Path | None, seconds
         raise CafeError(f"the café needs Debian's {', '.join(missing)} (sudo apt install mosquitto openssl)")
     home = folder or Path(tempfile.mkdtemp(prefix="cardtable-cafe-"))
     names = [f"t{n + 1}" for n in range(tables)]
-    port = _free_port()
+    port = free_port()
     set_up(home / "broker", names, port, HOST, getpass.getuser())
     processes = [_started(["mosquitto", "-c", str(home / "broker" / "mosquitto.conf")], home / "mosquitto.log")]
     try:
@@ -112,7 +112,8 @@ def _started(args: list[str], log: Path) -> subprocess.Popen:
         return subprocess.Popen(args, stdout=out, stderr=out)
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on the loopback now."""
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         return probe.getsockname()[1]

@@ -27,7 +27,7 @@ from table.session.lobby import RULES, START, Menu, games_for
 from table.session.staff import CONFIRMED, StaffMenu
 from table.storage import StorageFault
 from table.storage.journal import Finished, Journal
-from table.storage.registry import PLAYER_ID, UID, TagRegistry, player_name_problem
+from table.storage.registry import UID, TagRegistry, player_problem
 
 log = logging.getLogger(__name__)
 
@@ -472,9 +472,12 @@ class TableSession:
             return self._refuse(None, "join_at_seat")
         if self.names.get(seat, ("",))[0] == pid:
             return None   # read again
+        name = self.registry.players().get(pid)
+        if name is None:   # a hall's card gone from players.json since it was looked up
+            return self._refuse(seat, "unknown_tag")
         if seat not in self.joined and not self._join_with(seat, self.menu):
             return None
-        self._accept(seat, "player", {"seat": seat, "player": pid, "name": self.registry.players()[pid], "card": card})
+        self._accept(seat, "player", {"seat": seat, "player": pid, "name": name, "card": card})
 
     def _start(self, first_seat: int | None, by: int | None) -> None:
         """Start the chosen game with the joined seats; `first_seat` starts (deals, plays first); `by` asked."""
@@ -571,8 +574,7 @@ class TableSession:
             seat, pid, name, card = data["seat"], data["player"], data["name"], data["card"]
             if self.state is not None or seat not in self.joined:
                 raise _Unfit(f"a player named at seat {seat!r}, which is not in the lobby")
-            sound = type(pid) is str and PLAYER_ID.fullmatch(pid) and type(card) is str and UID.fullmatch(card)
-            if not sound or type(name) is not str or player_name_problem(name):
+            if player_problem(pid, name) or type(card) is not str or not UID.fullmatch(card):
                 raise _Unfit(f"a player {pid!r} named {name!r} by card {card!r}")
             return seat, pid, name, card
         if kind == "menu":

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from table.storage.outbox import link_file
-from table.storage.registry import PLAYER_ID, UID, Tag, player_name_problem, player_tag
+from table.storage.registry import UID, Tag, player_problem, player_tag
 
 FILE = "players.json"
 FORMAT = 1
@@ -28,7 +28,11 @@ def hall_cards_file(state: Path) -> Path:
 
 def hall_cards(cards: dict) -> str:
     """players.json's text for `cards` (UID -> {"id", "name"}), the sound ones only."""
-    return json.dumps({"format": FORMAT, "cards": _sound(cards)}, ensure_ascii=False, sort_keys=True)
+    return _text(_sound(cards))
+
+
+def _text(sound: dict[str, dict]) -> str:
+    return json.dumps({"format": FORMAT, "cards": sound}, ensure_ascii=False, sort_keys=True)
 
 
 def write_hall_cards(path: Path, payload: bytes) -> int:
@@ -37,11 +41,11 @@ def write_hall_cards(path: Path, payload: bytes) -> int:
     read = json.loads(payload)
     if not isinstance(read, dict) or read.get("format") != FORMAT or not isinstance(read.get("cards"), dict):
         raise ValueError("not the hall's player cards")
-    text = hall_cards(read["cards"])
+    kept = _sound(read["cards"])
     spare = path.with_name(f".{path.name}.new")
-    spare.write_text(text, encoding="utf-8")
+    spare.write_text(_text(kept), encoding="utf-8")
     os.replace(spare, path)
-    return len(json.loads(text)["cards"])
+    return len(kept)
 
 
 class HallCards:
@@ -89,5 +93,4 @@ def _sound(cards) -> dict[str, dict]:
         return {}
     return {uid: {"id": p["id"], "name": p["name"]} for uid, p in cards.items()
             if isinstance(uid, str) and UID.fullmatch(uid) and isinstance(p, dict)
-            and isinstance(p.get("id"), str) and PLAYER_ID.fullmatch(p["id"])
-            and isinstance(p.get("name"), str) and player_name_problem(p["name"]) is None}
+            and player_problem(p.get("id"), p.get("name")) is None}

@@ -99,6 +99,17 @@ def player_name_problem(name: str) -> str | None:
     return None
 
 
+def player_problem(pid, name) -> str | None:
+    """What is wrong with a player as a card, a journal entry or a message gives it (None: nothing): an id made
+    at enrolment and a name the screen can show."""
+    if not isinstance(name, str):
+        return "a player card needs its player's name"
+    problem = player_name_problem(name)
+    if problem is None and not (isinstance(pid, str) and PLAYER_ID.fullmatch(pid)):
+        problem = f"{pid!r} is not a player id (p- and 12 hex digits)"
+    return problem
+
+
 def deck_cards(deck: str) -> tuple[str, ...] | None:
     """Every tagged item of a deck in the deck file's order: its cards, then the items of each accessory table
     it names (`accessories = ["bases", "tokens"]`: base cards, tokens...); None when there is no such deck."""
@@ -375,10 +386,7 @@ class TagRegistry:
     # ------------------------------------------------------------ storage
 
     def _check_name(self, pid: str | None, name: str | None) -> None:
-        problem = "a player card needs its player's name" if name is None else player_name_problem(name)
-        if problem is None and not PLAYER_ID.fullmatch(pid or ""):
-            problem = f"{pid!r} is not a player id (p- and 12 hex digits)"
-        problem = problem or self._name_taken(pid, name)
+        problem = player_problem(pid, name) or self._name_taken(pid, name)
         if problem:
             raise ValueError(problem)
 

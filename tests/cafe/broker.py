@@ -16,8 +16,8 @@ from pathlib import Path
 
 from table.cafe.broker import credential, set_up
 from table.cafe.mqtt import HALL_USER, Broker
+from table.cafe.simulated import HOST, free_port
 
-HOST = "127.0.0.1"
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"mosquitto": "mosquitto", "mosquitto_passwd": "mosquitto", "openssl": "openssl"}
 TABLES = ["t1", "t2"]   # the tables the tests' broker lets in
@@ -36,12 +36,6 @@ def needs(tools: dict[str, str] = TOOLS) -> list[str]:
                                capture_output=True, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
     return [f"the command {tool} (Debian package {package}: install it, or run the tests as root)"
             for tool, package in tools.items() if shutil.which(tool) is None]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 def until(done, seconds: float, what: str):

@@ -12,7 +12,7 @@ from table.session.table_session import TableSession
 from table.sim.simulated_table import SimulatedTable
 from table.storage.files import TableFiles
 from table.storage.journal import Journal
-from table.storage.registry import player_tag
+from table.storage.registry import TagRegistry, player_tag
 from tests.session.test_lobby import Lobby
 
 ALICE, BOB = "p-00000000a11c", "p-000000000b0b"
@@ -85,3 +85,21 @@ def test_a_player_card_during_a_game_is_refused_in_words_and_changes_nothing():
     assert {k: v for k, v in lobby.session.table_view().items() if k != "message"} == {
         k: v for k, v in before.items() if k != "message"}
     assert isinstance(lobby.heard[-1], Refused) and not any(isinstance(e, Accepted) for e in lobby.heard[-1:])
+
+
+def test_a_hall_card_gone_between_its_lookup_and_its_name_is_refused_and_changes_nothing():
+    """players.json rewritten by the link between the card's lookup and its name: an unknown card, no join."""
+    class Vanishing:   # the hall's cards as they are read at each call
+        def lookup(self, uid):
+            return player_tag(ALICE)
+
+        def players(self):
+            return {}
+
+        def uid_of(self, pid):
+            return None
+
+    lobby = Lobby()
+    lobby.session.registry = TagRegistry(hall=Vanishing())
+    assert what(lay(lobby, 2, "04A11CE0000001")) == [("Refused", "unknown_tag")]
+    assert lobby.session.joined == [] and lobby.session.names == {}
