@@ -32,7 +32,7 @@ LOBBY = {4: ((96, 28), (40, 128), (186, 200), (440, 44), (540, 594, 646)),
          6: ((80, 20), (36, 106), (158, 228), (440, 44), (540, 594, 646)),
          8: ((64, 12), (30, 82), (122, 304), (474, 34), (560, 612, 656))}
 RULES_PARTS = ("goal", "turn", "secret", "end")   # the rules page's parts, each a title and a text of the game
-RULES_TEXT_W = 840   # the width of the rules page's texts (each fits 3 lines of it)
+RULES_TEXT_W, RULES_TEXT_SIZE = 840, 28   # the rules page's texts: each fits 3 lines of this width at this size
 
 
 class Screen:
@@ -147,8 +147,8 @@ class Screen:
         y = HEADER + 12
         for part in RULES_PARTS:
             draw.text(surf, t(f"rules_{part}_title"), 32, GOLD, "topleft", (40, y))
-            body = draw.text(surf, t(f"rules_{part}"), 28, TEXT, "topleft", (40, y + 38), width=RULES_TEXT_W,
-                             lines=3)
+            body = draw.text(surf, t(f"rules_{part}"), RULES_TEXT_SIZE, TEXT, "topleft", (40, y + 38),
+                             width=RULES_TEXT_W, lines=3)
             y = body.bottom + 14
         cards = c.faces.cards
         for i in range(4):

@@ -15,7 +15,7 @@ from table.screen import Screen, Translator, draw
 from table.screen.draw import SIZE
 from table.screen.i18n import LANGS
 from table.screen.canvas import WHY_SIZE
-from table.screen.screen import RULES_PARTS, RULES_TEXT_W
+from table.screen.screen import RULES_PARTS, RULES_TEXT_SIZE, RULES_TEXT_W
 from tests.games.tables import random_states, table_view
 
 RULES_CHARS, WHY_CHARS = 150, 80   # as docs/screen.md says
@@ -48,7 +48,7 @@ def test_every_game_says_its_goal_a_turn_its_secrets_and_its_end_in_three_lines_
     for part in RULES_PARTS:
         key = f"rules_{part}"
         assert t.has(key), f"{name} has no {key} in {lang}"
-        assert len(t(key)) <= RULES_CHARS and fits(t(key), 28, RULES_TEXT_W, 3), (name, lang, t(key))
+        assert len(t(key)) <= RULES_CHARS and fits(t(key), RULES_TEXT_SIZE, RULES_TEXT_W, 3), (name, lang, t(key))
 
 
 @pytest.mark.parametrize("lang", LANGS)
