@@ -10,7 +10,7 @@ import random
 import statistics
 from collections.abc import Callable
 
-from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, SpiBoard, Timing, installed
+from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, EmulatedNtag, SpiBoard, Timing, installed
 from table.hardware.rfid.mfrc522 import FIELD_SETTLE_MS, Mfrc522
 
 PADS = 9
@@ -18,7 +18,7 @@ HUBS = 8               # a hub table: each hub polls its own PADS while the othe
 HUB_STEP_US = 300      # assumed, not measured: a hub's loop step besides its reader's poll (serial, buttons, lights)
 HOST_ROUND_S = 0.02    # the host polls its hub pads (the hubs' last reports) every poll_interval
 LAYS = 400             # cards laid at random moments, for the time to place one
-BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}
+BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}   # a MIFARE Classic, an NTAG, a 10-byte card
 SPI_HZ = 1_000_000
 OVERHEAD_US = 25.0     # assumed host cost of one SPI transfer (a spidev call on a Pi, machine.SPI on a Pico)
 
@@ -33,7 +33,10 @@ def bench_readers() -> dict:
     more transfers than the instant count; ours also waits FIELD_SETTLE_MS
     after switching the field on at each poll (mfrc522 0.0.7 leaves it on).
     The field stays on: the first poll pays FIELD_SETTLE_MS and identifies
-    the card; the next polls of a card left on the pad check it (`_left`).
+    the card; the next polls of a card left on the pad check it (`_left`,
+    the third poll's: an NTAG (7 bytes), left selected, answers a READ of
+    the pages that hold its UID; a MIFARE Classic (4) and the 10-byte card
+    were halted, and are woken and selected with their known UID).
     A 9-pad round is nine such polls (chip-select GPIO toggles not counted);
     a hub table's round is its slowest hub's (each hub polls its own pads,
     one a step, while the others do). `*_laid_to_placed_ms_*`: a card laid
@@ -44,7 +47,7 @@ def bench_readers() -> dict:
     """
     figures = {"spi_hz": SPI_HZ, "overhead_us_per_transfer": OVERHEAD_US, "pads": PADS, "hubs": HUBS}
     for name, uid in [("empty", None)] + [("uid%d" % n, uid) for n, uid in BENCH_UIDS.items()]:
-        counted, first, left = _polls(_our_poll, uid, False, 1)[0], *_polls(_our_poll, uid, True, 2)
+        counted, (first, *_, left) = _polls(_our_poll, uid, False, 1)[0], _polls(_our_poll, uid, True, 3)
         figures["ours_%s_poll_transfers" % name] = counted["transfers"]
         figures["ours_%s_poll_bytes" % name] = counted["bytes"]
         figures["ours_%s_poll_modelled_transfers" % name] = first["transfers"]
@@ -66,7 +69,7 @@ def bench_readers() -> dict:
 def _laid_to_placed_ms(hub: bool, rng: random.Random) -> list[float]:
     """Times (ms) from a card laid on pad 0 (empty, among PADS - 1 pads holding 7-byte cards) to its placing."""
     timing = Timing(SPI_HZ, OVERHEAD_US)
-    chips = [EmulatedChip(timing=timing)] + [EmulatedChip(EmulatedCard("04%012X" % pad), timing=timing)
+    chips = [EmulatedChip(timing=timing)] + [EmulatedChip(_card("04%012X" % pad), timing=timing)
                                              for pad in range(1, PADS)]
     polls = [_our_poll(chip) for chip in chips]
     now = 0.0
@@ -77,7 +80,7 @@ def _laid_to_placed_ms(hub: bool, rng: random.Random) -> list[float]:
     placed = []
     for _ in range(LAYS):
         laid = now + rng.uniform(0, 100_000)
-        card = EmulatedCard(BENCH_UIDS[7])
+        card = _card(BENCH_UIDS[7])
         reads, pad, step = [], 0, HUB_STEP_US if hub else 0
         while len(reads) < 2 or reads[-2:] != [card.uid] * 2:
             chip = chips[pad]
@@ -100,6 +103,11 @@ def _laid_to_placed_ms(hub: bool, rng: random.Random) -> list[float]:
     return placed
 
 
+def _card(uid: str) -> EmulatedCard:
+    """The card of a UID's size as the decks have them: 7-byte UIDs are NTAGs."""
+    return EmulatedNtag(uid) if len(uid) == 14 else EmulatedCard(uid)
+
+
 def _our_poll(chip: EmulatedChip) -> Callable:
     """The poll of our driver on `chip`, whose field settles in the chip's modelled time."""
     def settle():
@@ -112,7 +120,7 @@ def _our_poll(chip: EmulatedChip) -> Callable:
 
 def _polls(reader: Callable[[EmulatedChip], Callable], uid: str | None, timed: bool, count: int) -> list[dict]:
     """Poll a fresh emulated chip (with the card `uid` on it) `count` times through `reader(chip)`; each poll's cost and read."""
-    chip = EmulatedChip(*([EmulatedCard(uid)] if uid else []), timing=Timing(SPI_HZ, OVERHEAD_US) if timed else None)
+    chip = EmulatedChip(*([_card(uid)] if uid else []), timing=Timing(SPI_HZ, OVERHEAD_US) if timed else None)
     poll = reader(chip)
     costs = []
     for _ in range(count):

@@ -171,8 +171,8 @@ NTAG_SIZES = {"213": (45, 0x0F), "215": (135, 0x11), "216": (231, 0x13)}   # pag
 
 
 class EmulatedNtag(EmulatedCard):
-    """An NTAG213, 215 or 216 (a 7-byte UID): its pages, GET_VERSION, READ (four pages), WRITE and the password
-    protection of NTAG21x.
+    """An NTAG213, 215 or 216 (a 7-byte UID): its pages (the UID on the first three), GET_VERSION, READ (four
+    pages), WRITE and the password protection of NTAG21x.
 
     The four configuration pages end the memory: CFG0 (its byte 3 is AUTH0, the
     first page a password protects from writes; 0xFF: none), CFG1, PWD (four
@@ -188,6 +188,10 @@ class EmulatedNtag(EmulatedCard):
             raise ValueError("an NTAG has a 7-byte UID")
         pages, self.size_code = NTAG_SIZES[model]
         self.pages = [bytes(4)] * pages
+        uid = self.uid                        # pages 0-2: the UID and its check bytes, as the datasheet lays them out
+        self.pages[0] = uid[:3] + bytes((0x88 ^ uid[0] ^ uid[1] ^ uid[2],))
+        self.pages[1] = uid[3:]
+        self.pages[2] = bytes((uid[3] ^ uid[4] ^ uid[5] ^ uid[6], 0x48, 0x00, 0x00))
         self.cfg = pages - 4                  # CFG0's page
         self.pages[self.cfg] = bytes((0x04, 0x00, 0x00, 0xFF))     # AUTH0 0xFF: nothing protected
         self.pages[self.cfg + 2] = b"\xff" * 4                     # PWD: FF FF FF FF from the factory

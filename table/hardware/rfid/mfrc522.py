@@ -7,14 +7,18 @@ after the field comes on, which the caller gives as `settle`.
 
 The field stays on from one poll to the next (it is switched on, and the
 cards given `settle` to power up, only at the first poll after a reset or a
-proof). A poll wakes every card in the field (WUPA, so a card halted by the
-previous poll answers again). The card the previous poll read is checked
-cheaply: selected at once with its known UID, cascade level by cascade
-level, without anticollision; only a card that does not answer to it (a new
-card, which powers up IDLE, or none) costs a full identification: the
-anticollision loop over the cascade levels (4-, 7- and 10-byte UIDs) and
-SELECT (CRC_A checked on the SAK). The card is then halted, so that only a
-WUPA wakes it again.
+proof). The card the previous poll read is checked cheaply. An NTAG (a
+7-byte UID and SAK 00, the tags of the decks) is left selected (ACTIVE) and
+asked to READ its first pages at the next poll, which begin with its UID: a
+card laid in the field powers up IDLE and does not answer, and a card slid
+in from a neighbouring pad still selected there answers with its own UID.
+Any other card was halted, and is woken (WUPA) and selected at once with
+its known UID, cascade level by cascade level, without anticollision. Only
+a card that does not answer to either (a new card, or none) costs a full
+identification: WUPA, the anticollision loop over the cascade levels (4-,
+7- and 10-byte UIDs) and SELECT (CRC_A checked on the SAK). A card with an
+NTAG's SAK that does not answer the READ so is halted like the others from
+then on.
 
 SPI framing (MFRC522 datasheet 8.1.2): a write sends the register address and
 then any number of bytes for that one register (so the FIFO is filled in one
@@ -94,6 +98,9 @@ COLLIDED = b"\x00\x00"        # stands for the ATQA of cards whose ATQAs differ 
 
 # NTAG21x (NXP NTAG213/215/216 datasheet, section 10): commands to a selected card, and its password protection
 GET_VERSION = 0x60
+VERSION_LENGTH = 10           # bytes in GET_VERSION's answer, CRC_A included
+NTAG_SAK = 0x00               # the SAK of an NTAG (and of a MIFARE Ultralight)
+PAGES_LENGTH = 18             # bytes in READ's answer (four pages), CRC_A included
 READ = 0x30
 WRITE = 0xA2
 PWD_AUTH = 0x1B
@@ -164,7 +171,7 @@ class Mfrc522:
         self._settle = settle
         self.version = None
         self._field = False    # the antenna is on and the cards in it had time to power up
-        self._known = None     # (UID, ATQA) of the card the last poll read and halted, checked first at the next
+        self._known = None     # (UID, ATQA, left selected) of the card the last poll read, checked first at the next
 
     def probe(self) -> int:
         """Soft-reset and set up the chip; its VersionReg value. Raises ReaderFault if it does not answer as an MFRC522."""
@@ -261,8 +268,10 @@ class Mfrc522:
     def _with_card(self, step, uid=None):
         """With one card selected (and left selected), `step()`; None when no card is there, or another than `uid`."""
         def selected():
+            if self._known is not None and self._known[2]:
+                self._halt()   # the card the last poll left selected would not answer the WUPA
             found = self._wake() and self._cascade()
-            return None if found is None or uid is not None and found != uid else step()
+            return None if found is None or uid is not None and found[0] != uid else step()
         return self._in_field(selected)
 
     def _pwd_auth(self, password):
@@ -274,7 +283,7 @@ class Mfrc522:
 
     def _protect(self, password, pack, current):
         """PWD_AUTH, then PWD, PACK and AUTH0 written (CFG0 last: the new password is in place before it counts)."""
-        version = self._command(bytes((GET_VERSION,)), 10)
+        version = self._command(bytes((GET_VERSION,)), VERSION_LENGTH)
         cfg = version and NTAG_CFG0.get(version[6])
         if cfg is None or self._pwd_auth(current) is None:
             return False
@@ -303,28 +312,46 @@ class Mfrc522:
         return answer is not None and answer[1] == 4 and answer[0][0] & 0x0F == ACK
 
     def _find(self, known):
-        """Wake the cards in the field, select one and halt it: (its UID, the ATQA heard), or None.
+        """The card on the pad: (its UID, the ATQA heard, whether it was left selected), or None.
 
-        `known` (what the last poll read) is checked first: when the ATQA is
-        that card's, the card is selected at once with its known UID; a card
-        that does not answer is no longer there, and the cards in the field
-        (back in IDLE or HALT after a SELECT not theirs) are identified. When
-        a card answered but was not read (an answer lost or garbled), the
-        field goes off: no card is left halfway through an exchange.
+        `known` (what the last poll read) is checked first: a card left
+        selected that reads as that UID is still there; else the cards in the
+        field are woken, and when the ATQA is that card's, it is selected at
+        once with its known UID. A card that does not answer is no longer
+        there, and the cards in the field (back in IDLE or HALT after a
+        SELECT not theirs) are identified. When a card answered but was not
+        read (an answer lost or garbled), the field goes off: no card is left
+        halfway through an exchange.
         """
+        selected = known is not None and known[2]
+        if selected:
+            if self._reads_as(known[0]):
+                return known
+            self._halt()     # a card still selected whose answer was lost: halted, so that the WUPA wakes it
         atqa = self._wake()
         if atqa is None:
+            if selected:     # the card may not have heard the HLTA: it powers up IDLE at the next poll
+                self.antenna_off()
             return None
         if known is not None and atqa == known[1]:
             if self._select_known(known[0]):
-                return known
+                return known[0], atqa, False
             atqa = self._wake()
-        uid = atqa and self._cascade()
-        if uid:
-            self._halt()
-            return uid, atqa
+        found = atqa and self._cascade()
+        if found:
+            uid, sak = found
+            left_selected = sak == NTAG_SAK and len(uid) == 7
+            if not left_selected:
+                self._halt()
+            return uid, atqa, left_selected
         self.antenna_off()   # a card answered but was not read: it powers up IDLE at the next poll, whatever its state
         return None
+
+    def _reads_as(self, uid):
+        """Whether the selected card's first pages hold `uid` (7 bytes: SN0-SN2 on page 0 before BCC0, SN3-SN6 on
+        page 1), as an NTAG's or an Ultralight's do."""
+        pages = self._command(bytes((READ, 0)), PAGES_LENGTH)
+        return pages is not None and pages[:3] + pages[4:8] == uid
 
     def _wake(self):
         """WUPA: the ATQA the cards in the field answer (COLLIDED when their answers differ); None when none does."""
@@ -334,8 +361,8 @@ class Mfrc522:
         return answer[0] if answer[2] is None and answer[1] == 16 else COLLIDED
 
     def _cascade(self):
-        """Anticollision and SELECT over the cascade levels, the cards just woken: the UID of the card selected (left
-        ACTIVE), or None."""
+        """Anticollision and SELECT over the cascade levels, the cards just woken: the UID and SAK of the card selected
+        (left ACTIVE), or None."""
         uid = b""
         for sel in SELECT:
             part = self._anticollision(sel)
@@ -343,7 +370,7 @@ class Mfrc522:
             if sak is None:
                 return None
             if not sak & SAK_INCOMPLETE:
-                return uid + part[:4]
+                return uid + part[:4], sak
             if part[0] != CASCADE_TAG:
                 return None
             uid += part[1:4]

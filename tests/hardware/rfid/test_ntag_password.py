@@ -33,6 +33,14 @@ def test_protecting_a_card_gives_it_the_password_and_it_proves_it_afterwards(mod
     assert reader.poll() == bytes.fromhex(UID)                        # and it still reads as itself
 
 
+def test_a_card_the_last_poll_left_selected_proves_itself():
+    card = EmulatedNtag(UID).given(PASSWORD, PACK)
+    reader, _ = driver(card)
+    assert reader.poll() == bytes.fromhex(UID) and card.state == "active"
+    assert reader.authenticate(PASSWORD, bytes.fromhex(UID)) == PACK
+    assert reader.poll() == bytes.fromhex(UID)
+
+
 def test_a_clone_with_the_same_uid_proves_nothing():
     reader, chip = driver(EmulatedNtag(UID))
     reader.protect(PASSWORD, PACK)

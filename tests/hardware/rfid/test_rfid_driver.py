@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from table.hardware.ports import ReaderFault
 from table.hardware.rfid import mfrc522 as driver
-from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, T_MODE, Timing, to_bits
+from table.hardware.rfid.emulator import EmulatedCard, EmulatedChip, EmulatedNtag, T_MODE, Timing, to_bits
 from table.hardware.rfid.mfrc522 import Mfrc522, crc_a
 
 UIDS = ["04A1B2C3", "04112233445566", "0102030405060708090A"]   # 4, 7 and 10 bytes
@@ -70,30 +70,74 @@ def test_polls_stay_inside_the_transfer_budget(uid):
     assert found == bytes.fromhex(uid) and count <= 60
 
 
-def test_the_field_stays_on_between_polls_and_the_card_was_halted():
-    card = EmulatedCard(UIDS[1])
-    chip, chip_driver = reader(card)
+HLTA = to_bits(b"\x50\x00" + crc_a(b"\x50\x00"))
+READ_0 = to_bits(b"\x30\x00" + crc_a(b"\x30\x00"))
+
+
+def listened(card: EmulatedCard) -> list:
+    """The frames `card` hears from now on, with the state it was in."""
     heard = []
     card.hear = lambda frame, hear=card.hear: heard.append((frame, card.state)) or hear(frame)
-    chip_driver.poll()
-    assert heard[-1] == (to_bits(b"\x50\x00" + crc_a(b"\x50\x00")), "active")
-    assert chip.field and card.state == "halt"
+    return heard
+
+
+def test_the_field_stays_on_between_polls_a_mifare_classic_is_halted_and_an_ntag_left_selected():
+    classic, ntag = EmulatedCard(UIDS[0]), EmulatedNtag(UIDS[1])
+    for card, state in ((classic, "halt"), (ntag, "active")):
+        chip, chip_driver = reader(card)
+        heard = listened(card)
+        assert chip_driver.poll() == card.uid
+        assert chip.field and card.state == state
+        assert (heard[-1][0] == HLTA) == (state == "halt")
+
+
+def test_an_ntag_left_on_the_pad_is_asked_to_read_its_uid_pages_and_nothing_else():
+    card = EmulatedNtag(UIDS[1])
+    chip, chip_driver = reader(card)
+    first = transfers(chip, chip_driver.poll)[1]
+    heard = listened(card)
+    for _ in range(5):
+        found, count = transfers(chip, chip_driver.poll)
+        assert found == card.uid and card.state == "active" and count < first / 2
+    assert heard == [(READ_0, "active")] * 5
 
 
 @pytest.mark.parametrize("uid", UIDS)
-def test_a_known_card_is_selected_again_without_anticollision(uid):
-    card = EmulatedCard(uid)
+def test_a_known_card_that_is_not_an_ntag_is_selected_again_without_anticollision(uid):
+    card = EmulatedCard(uid, sak=0x08)                 # a MIFARE Classic (4 or 7 bytes); 10 bytes: the same path
     chip, chip_driver = reader(card)
     chip_driver.poll()
-    heard = []
-    card.hear = lambda frame, hear=card.hear: heard.append(frame) or hear(frame)
+    heard = listened(card)
     found, count = transfers(chip, chip_driver.poll)
     assert found == card.uid and card.state == "halt"
     selects = [to_bits(bytes((sel, 0x70)) + part + crc_a(bytes((sel, 0x70)) + part))
                for sel, part in zip(driver.SELECT, card.cascade)]
-    assert heard == [to_bits(b"\x52", 7)] + selects + [to_bits(b"\x50\x00" + crc_a(b"\x50\x00"))]
-    fresh_chip, fresh = reader(EmulatedCard(uid))
+    assert [frame for frame, _ in heard] == [to_bits(b"\x52", 7)] + selects + [HLTA]
+    fresh_chip, fresh = reader(EmulatedCard(uid, sak=0x08))
     assert count < transfers(fresh_chip, fresh.poll)[1]
+
+
+def test_a_card_with_an_ntag_sak_whose_pages_do_not_hold_its_uid_is_halted_from_its_second_poll():
+    card = EmulatedCard(UIDS[1])                       # SAK 00, but its READ answers zeros
+    chip, chip_driver = reader(card)
+    assert chip_driver.poll() == card.uid and card.state == "active"
+    heard = listened(card)
+    assert chip_driver.poll() == card.uid and card.state == "halt"
+    assert [frame for frame, _ in heard[:3]] == [READ_0, HLTA, to_bits(b"\x52", 7)]
+    heard.clear()
+    assert chip_driver.poll() == card.uid and READ_0 not in [frame for frame, _ in heard]
+
+
+def test_an_ntag_slid_in_still_selected_from_a_neighbouring_pad_is_read_as_itself():
+    mine, neighbours = EmulatedNtag(UIDS[1]), EmulatedNtag("04112233445577")
+    chip, chip_driver = reader(mine)
+    neighbour_chip, neighbour = reader(neighbours)
+    assert chip_driver.poll() == mine.uid and neighbour.poll() == neighbours.uid
+    chip.lift(mine)
+    neighbour_chip.cards.remove(neighbours)            # slid across without leaving a field: still ACTIVE
+    chip.place(neighbours)
+    assert neighbours.state == "active"
+    assert chip_driver.poll() == neighbours.uid
 
 
 def test_an_empty_pad_reads_nothing():
