@@ -12,6 +12,10 @@ startup: the time from opening the table's files to its first frame after 0,
 100 and 1,000 finished games, and as start-up was with one journal of every game;
 and the time from starting `cardtable run` (the live table, on emulated
 hardware) to its READY=1 to systemd, with SDL's dummy display and headless.
+memory: the peak resident memory of `cardtable run` (the live table, on
+emulated hardware, drawing at its full frame rate) on each display path
+this machine can run: SDL's dummy driver, X11 with SDL's software and GL
+framebuffers (Xvfb).
 readers: SPI transfers per poll of an empty pad and of a pad with a card, for
 our MFRC522 driver and for the mfrc522 0.0.7 package, counted in the
 emulator; and the modelled time of a poll round of a 9-pad table at 1 MHz.
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import json
 
-from table.bench import engines, pipeline, readers, startup
+from table.bench import engines, memory, pipeline, readers, startup
 
 
 def run_bench(what: str, seconds: float) -> dict:
@@ -29,6 +33,8 @@ def run_bench(what: str, seconds: float) -> dict:
         return readers.bench_readers()
     if what == "startup":
         return startup.bench_startup()
+    if what == "memory":
+        return memory.bench_memory()
     return {"engines": engines.bench_engines, "pipeline": pipeline.bench_pipeline}[what](seconds)
 
 

@@ -302,6 +302,24 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     print(f"\ninstall --hall and --link: {install_s:.1f} s; systemd-analyze security (booted): {scores}")
 
 
+# Once the table or its fallback runs and has drawn for 5 s: its memory (peak and now), then the kernel's DRM state
+KMS_REPORT = """#!/bin/sh
+until systemctl -q is-active cardtable.service cardtable-fallback.service; do sleep 1; done
+sleep 5
+for unit in cardtable cardtable-fallback; do
+    pid=$(systemctl show -p MainPID --value $unit.service)
+    [ "$pid" = 0 ] || echo "$unit memory:" $(grep -E '^(VmHWM|VmRSS)' /proc/$pid/status)
+done
+echo KMS state:
+cat /sys/kernel/debug/dri/0/state
+"""
+
+
+def peak_memory_mib(log: str, unit: str) -> float:
+    """The peak resident memory of `unit`'s process, as the report unit wrote it to the console, in MiB."""
+    return int(re.search(rf"{unit} memory: VmHWM: +(\d+) kB", log)[1]) / 1024
+
+
 def on_the_plane(log: str) -> bool:
     """Whether the kernel's DRM state, as the report unit wrote it to the console, shows a framebuffer on the
     card's primary plane."""
@@ -322,11 +340,12 @@ def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_u
     assert kernel.returncode == 0, kernel.stderr[-2000:]
     for unit in ("cardtable", "cardtable-fallback"):
         (machine.root / f"etc/systemd/system/{unit}.service.d/no-screen.conf").unlink()
+    script = machine.root / "usr/local/sbin/kms-report"
+    script.write_text(KMS_REPORT)
+    script.chmod(0o755)
     report = machine.root / "etc/systemd/system/kms-report.service"
-    report.write_text("[Service]\nType=oneshot\nExecStart=/bin/sh -c 'until systemctl -q is-active "
-                      "cardtable.service cardtable-fallback.service; do sleep 1; done; sleep 5; echo KMS state:; "
-                      "cat /sys/kernel/debug/dri/0/state'\nStandardOutput=journal+console\n"
-                      "[Install]\nWantedBy=multi-user.target\n")
+    report.write_text("[Service]\nType=oneshot\nExecStart=/usr/local/sbin/kms-report\n"
+                      "StandardOutput=journal+console\n[Install]\nWantedBy=multi-user.target\n")
     (machine.root / "etc/systemd/system/multi-user.target.wants/kms-report.service").symlink_to(report)
     vm = machine.virtual_machine(machine.root.parent / "table.log")
     try:
@@ -337,6 +356,7 @@ def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_u
         vm.close()
     assert "cardtable.service: Main process exited" not in log and "cardtable.service: Failed" not in log, log[-3000:]
     assert on_the_plane(log), log[-3000:]
+    table_mib = peak_memory_mib(log, "cardtable")
     settings = machine.root / SETTINGS.removeprefix("/")
     settings.write_text(settings.read_text().replace("CARDTABLE_LAYOUT=hubs-8-seat", "CARDTABLE_LAYOUT=no-such"))
     vm = machine.virtual_machine(machine.root.parent / "fallback.log")
@@ -348,4 +368,6 @@ def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_u
     finally:
         vm.close()
     assert "The table stopped: the program hit an error." in log and on_the_plane(log), log[-3000:]
-    print(f"\nQEMU boot -> READY on a KMS screen: {ready_s:.0f} s; -> the fallback on it: {fallback_s:.0f} s")
+    print(f"\nQEMU boot -> READY on a KMS screen: {ready_s:.0f} s; -> the fallback on it: {fallback_s:.0f} s; "
+          f"peak resident memory on KMSDRM (Mesa's llvmpipe): the table {table_mib:.1f} MiB, "
+          f"the fallback {peak_memory_mib(log, 'cardtable-fallback'):.1f} MiB")
