@@ -131,7 +131,7 @@ def _declare_enrol(commands) -> None:
 
 def _declare_bench(commands) -> None:
     bench = commands.add_parser("bench", help="print performance figures (no pass/fail)")
-    bench.add_argument("what", choices=("engines", "memory", "pipeline", "readers", "startup"))
+    bench.add_argument("what", choices=("engines", "link", "memory", "pipeline", "readers", "startup"))
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=duration, default=2.0,
                        help="time spent on each measurement (engines, pipeline; 0: one game)")

@@ -16,6 +16,11 @@ memory: the peak resident memory of `cardtable run` (the live table, on
 emulated hardware, drawing at its full frame rate) on each display path
 this machine can run: SDL's dummy driver, X11 with SDL's software and GL
 framebuffers (Xvfb).
+link: the café link on this machine's loopback with its real parts (Mosquitto, `cardtable hall` and `cardtable
+link` as processes): the time a table's link takes to have 1,000 queued games acknowledged by the hall, the time
+from a table's changed live state to its card at a hall page's event stream (p50/p95), and a hall holding 30 linked
+tables and 100 spectators' streams for 20 s (streams held, the same time under that load, the hall's peak memory
+and CPU time).
 readers: SPI transfers per poll of an empty pad and of a pad with a card, for
 our MFRC522 driver and for the mfrc522 0.0.7 package, counted in the
 emulator; and the modelled time of a poll round of a 9-pad table at 1 MHz.
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 import json
 
-from table.bench import engines, memory, pipeline, readers, startup
+from table.bench import engines, link, memory, pipeline, readers, startup
 
 
 def run_bench(what: str, seconds: float) -> dict:
@@ -35,6 +40,8 @@ def run_bench(what: str, seconds: float) -> dict:
         return startup.bench_startup()
     if what == "memory":
         return memory.bench_memory()
+    if what == "link":
+        return link.bench_link()
     return {"engines": engines.bench_engines, "pipeline": pipeline.bench_pipeline}[what](seconds)
 
 

@@ -17,14 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 from time import perf_counter
 
-from table.bench.common import LAYOUT, SEATS, chosen_game, play_randomly
+from table.bench.common import LAYOUT, SEATS, chosen_game, copies, play_randomly
 from table.events import EventBus
 from table.games.contract import Game
 from table.games.kit import codec
 from table.layout import Layout, load_layout
 from table.session.table_session import TableSession
 from table.storage.files import TableFiles
-from table.storage.history import History, Played
 from table.storage.journal import Journal, rechain
 from table.storage.registry import TagRegistry
 
@@ -88,20 +87,8 @@ def _archived(layout: Layout, path: Path, finished: int, one_game: list) -> None
     TableSession(layout, None, files.journal, EventBus())   # archives the finished game
     history = files.journal.history
     [row] = history.games()
-    history.record(_copies(history, row, finished - 1))
+    history.record(copies(history, row, finished - 1))
     files.close()
-
-
-def _copies(history: History, row: dict, count: int) -> list[Played]:
-    """`count` copies of the archived game `row`: its archive linked under new names, and their history rows."""
-    archive = history.folder / row["journal"]
-    copies = []
-    for number in range(1, count + 1):
-        name = f"{number:05d}-{row['journal']}"
-        os.link(archive, archive.with_name(name))
-        copies.append(Played(row["game"], row["options"], row["seats"], row["scores"], row["winners"],
-                             row["started"], row["ended"], row["first_seq"], row["last_seq"], name, row["sha256"]))
-    return copies
 
 
 class _OneJournal:

@@ -71,28 +71,28 @@ def cafe_command(tables: int, web: tuple[str, int], folder: Path | None, seconds
     """`cardtable cafe`: run a simulated café until stopped (or for `seconds`), its hall's pages at `web`."""
     if not 1 <= tables <= len(GAMES):
         raise CafeError(f"a simulated café has 1 to {len(GAMES)} tables, not {tables}")
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    missing = missing_tools()
     if missing:
-        raise CafeError(f"the café needs Debian's {', '.join(missing)} (sudo apt install mosquitto openssl)")
+        raise CafeError(f"the café needs {missing}")
     home = folder or Path(tempfile.mkdtemp(prefix="cardtable-cafe-"))
     names = [f"t{n + 1}" for n in range(tables)]
     port = free_port()
     set_up(home / "broker", names, port, HOST, getpass.getuser())
-    processes = [_started(["mosquitto", "-c", str(home / "broker" / "mosquitto.conf")], home / "mosquitto.log")]
+    processes = [started(["mosquitto", "-c", str(home / "broker" / "mosquitto.conf")], home / "mosquitto.log")]
     try:
-        _wait_listening(port, processes[0])
-        options = lambda user: ["--broker", HOST, "--port", str(port), "--ca", str(home / "broker" / "ca.crt"),
-                                "--password-file", str(home / "broker" / "credentials" / user)]
-        processes.append(_started([sys.executable, "-m", "table", "hall", *options(HALL_USER), "--state",
-                                   str(home / "hall"), "--web", f"{web[0]}:{web[1]}"], home / "hall.log"))
+        wait_listening(port, processes[0])
+        processes.append(started([sys.executable, "-m", "table", "hall", *client_options(home / "broker", port,
+                                  HALL_USER), "--state", str(home / "hall"), "--web", f"{web[0]}:{web[1]}"],
+                                 home / "hall.log"))
         for n, (name, game) in enumerate(zip(names, GAMES)):
             state = home / name / "cardtable"
             state.mkdir(parents=True, exist_ok=True)
-            processes.append(_started([sys.executable, "-m", "table", "link", "--table", name, *options(name),
-                                       "--state", str(state)], home / f"link-{name}.log"))
+            processes.append(started([sys.executable, "-m", "table", "link", "--table", name,
+                                      *client_options(home / "broker", port, name), "--state", str(state)],
+                                     home / f"link-{name}.log"))
             regulars = REGULARS[2 * n % len(REGULARS):][:2]   # two regulars a table, each at one table only
-            processes.append(_started([sys.executable, "-m", __name__, str(state), game, str(n + 1), *regulars],
-                                      home / f"table-{name}.log"))
+            processes.append(started([sys.executable, "-m", __name__, str(state), game, str(n + 1), *regulars],
+                                     home / f"table-{name}.log"))
         print(f"a café of {tables} tables ({', '.join(f'{n}: {g}' for n, g in zip(names, GAMES))}); its hall: "
               f"http://{web[0]}:{web[1]}/ ; files and logs in {home}; Ctrl-C stops it", flush=True)
         _wait(processes, seconds)
@@ -107,7 +107,21 @@ def cafe_command(tables: int, web: tuple[str, int], folder: Path | None, seconds
     return 0
 
 
-def _started(args: list[str], log: Path) -> subprocess.Popen:
+def missing_tools() -> str:
+    """The café's tools this machine lacks, said for the user ("": none)."""
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    return f"Debian's {', '.join(missing)} (sudo apt install mosquitto openssl)" if missing else ""
+
+
+def client_options(broker: Path, port: int, user: str) -> list[str]:
+    """The command-line options of `user`'s client (the hall, a table's link) of the café's broker listening on
+    `port`, its files in `broker`."""
+    return ["--broker", HOST, "--port", str(port), "--ca", str(broker / "ca.crt"),
+            "--password-file", str(broker / "credentials" / user)]
+
+
+def started(args: list[str], log: Path) -> subprocess.Popen:
+    """`args` started as a process, its output added to `log`."""
     with open(log, "a") as out:
         return subprocess.Popen(args, stdout=out, stderr=out)
 
@@ -119,7 +133,8 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _wait_listening(port: int, broker: subprocess.Popen) -> None:
+def wait_listening(port: int, broker: subprocess.Popen) -> None:
+    """Until Mosquitto, the process `broker`, listens on `port` (CafeError when it stops or takes over 10 s)."""
     for _ in range(200):
         if broker.poll() is not None:
             raise CafeError("Mosquitto stopped at once (see mosquitto.log in the café's folder)")
