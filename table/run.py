@@ -83,7 +83,7 @@ def run_live(args: Namespace, layout: Layout, hardware: build.Builder) -> int:
         print(f"cardtable run: {why}", file=sys.stderr)
         return TOO_OFTEN
     dump_stacks_on_abort()   # before any other thread starts
-    output = None if args.headless else find_output()   # no screen at all: NoDisplay, before anything opens
+    output = None if args.headless else find_output(inputs=None)   # no screen at all: NoDisplay, before anything opens
     files = TableFiles(args.journal, args.registry)
     table = Table(layout, hardware, files.registry, files.journal, args.game)
     for notice in files.notices:

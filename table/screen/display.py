@@ -1,8 +1,10 @@
 """The display loop shared by the table's windows: a logical canvas, scaled to fit the panel or window.
 
 The display is opened on an `Output` (table/screen/outputs.py) while its
-screen is there, closed when the screen goes (a TV switched off, or SDL
-losing it) and opened again when it comes back; the loop runs on without it.
+screen is there, closed when the screen goes (a TV switched off, or SDL or
+the card losing it) and opened again when it comes back; the loop runs on
+without it. On the table's own KMS screen (table/screen/kms.py) SDL's
+display is never opened: the page is drawn into memory and shown by the card.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Protocol
 import pygame
 
 from table.screen.draw import INK
+from table.screen.kms import KmsScreen
 from table.screen.outputs import ADVICE, NoDisplay, Output
 
 log = logging.getLogger(__name__)
@@ -54,8 +57,9 @@ class Display:
                  scale: Callable[[pygame.Surface, tuple[int, int]], pygame.Surface] = pygame.transform.smoothscale,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.output, self.size, self.caption, self.scale = output, size, caption, scale
-        self.fullscreen = fullscreen or output is not None and output.driver == "kmsdrm"
+        self.fullscreen = fullscreen or output is not None and output.driver in ("kmsdrm", "kms")
         self.opened = False
+        self.kms: KmsScreen | None = None   # the table's own KMS screen, while open
         self._clock = clock
         self._looked: float | None = None
         self._there = True        # whether the screen was there when last looked at
@@ -76,11 +80,15 @@ class Display:
             return
         try:
             self.open()
-        except pygame.error as error:
+        except (pygame.error, OSError) as error:
             raise NoDisplay(f"the display did not open ({self.output.driver or 'SDL'}: {error}); {ADVICE}") from None
 
     def open(self) -> None:
-        """Open the display (pygame.error if it will not)."""
+        """Open the display (pygame.error, or OSError for the table's own KMS screen, if it will not)."""
+        if self.output.driver == "kms":
+            self.kms = KmsScreen(str(self.output.card.node))
+            self.opened, self._failed = True, ""
+            return
         os.environ.update(self.output.sdl_environ())
         try:
             pygame.display.init()
@@ -98,6 +106,9 @@ class Display:
         self.opened, self._failed = True, ""
 
     def close(self) -> None:
+        if self.kms is not None:
+            kms, self.kms = self.kms, None
+            kms.close()
         pygame.display.quit()
         self.opened = False
 
@@ -120,7 +131,7 @@ class Display:
         elif there and not self.opened:
             try:
                 self.open()
-            except pygame.error as error:
+            except (pygame.error, OSError) as error:
                 if str(error) != self._failed:
                     self._failed = str(error)
                     log.warning("the display did not open (%s); trying again every second", error)
@@ -129,13 +140,16 @@ class Display:
         """Draw `canvas` fitted to the open display; the input events since, clicks mapped onto the canvas. A
         display that fails (SDL lost the screen) is closed, to be opened again when the screen is there."""
         try:
-            display = pygame.display.get_surface()
+            display = self.kms.surface if self.kms is not None else pygame.display.get_surface()
             shown = fit(self.size, display.get_rect())
             display.fill(INK)
             display.blit(canvas if shown.size == self.size else self.scale(canvas, shown.size), shown)
+            if self.kms is not None:
+                self.kms.show()
+                return []
             pygame.display.flip()
             events = pygame.event.get()
-        except pygame.error as error:
+        except (pygame.error, OSError) as error:
             log.warning("display lost (%s): the table runs on, and draws again when the screen is back", error)
             self.close()
             return []

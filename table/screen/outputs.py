@@ -1,8 +1,10 @@
 """Which screen the table draws on, chosen before the display opens, and whether that screen is there now.
 
 In order: the user's $SDL_VIDEODRIVER; a desktop session (X or Wayland),
-where SDL chooses; else, on Linux, SDL's kmsdrm driver on the KMS card that
-drives a screen. That card is found by its /dev/dri/by-path name (the Pi's
+where SDL chooses; else, on Linux, the KMS card that drives a screen: drawn
+on by the table itself (table/screen/kms.py) for a window that takes no
+input (the table, its fallback), through SDL's kmsdrm driver for one that
+reads a keyboard (enrolment, the simulated table). That card is found by its /dev/dri/by-path name (the Pi's
 is platform-gpu-card), for its number changes from boot to boot (the Pi's
 v3d render card may come first or not); its connectors' status in
 /sys/class/drm says whether a screen is connected, so a TV switched on late
@@ -39,6 +41,12 @@ class KmsCard:
     name: str
     index: int
     drm: Path = DRM
+    dri: Path = DRI
+
+    @property
+    def node(self) -> Path:
+        """The card's device file."""
+        return self.dri / f"card{self.index}"
 
     def connectors(self) -> dict[str, str]:
         """Each screen connector (HDMI-A-1, ...) and its status: "connected", "disconnected" or "unknown"."""
@@ -61,15 +69,16 @@ class KmsCard:
 
 @dataclass(frozen=True)
 class Output:
-    """Where the table draws: SDL's video `driver` ("": SDL chooses) and, without a desktop, the KMS `card`
-    whose connectors say whether the screen is there."""
+    """Where the table draws: SDL's video `driver` ("": SDL chooses; "kms": no SDL, the table's own KMS screen)
+    and, without a desktop, the KMS `card` whose connectors say whether the screen is there."""
 
     driver: str
     card: KmsCard | None = None
 
     def sdl_environ(self) -> dict[str, str]:
-        """The environment SDL reads when its display opens: the driver and, for kmsdrm, the card's number."""
-        environ = {"SDL_VIDEODRIVER": self.driver} if self.driver else {}
+        """The environment SDL reads when its display opens: the driver and, for kmsdrm, the card's number (none
+        for the table's own KMS screen, which opens no SDL display)."""
+        environ = {"SDL_VIDEODRIVER": self.driver} if self.driver and self.driver != "kms" else {}
         if self.driver == "kmsdrm" and self.card is not None:
             environ["SDL_KMSDRM_DEVICE_INDEX"] = str(self.card.index)
         return environ
@@ -93,7 +102,7 @@ def kms_cards(dri: Path = DRI, drm: Path = DRM) -> list[KmsCard]:
     for path in names or sorted(dri.glob("card*")):
         node = path.resolve().name   # by-path/platform-gpu-card -> ../card1
         if node.startswith("card") and node[4:].isdigit():
-            card = KmsCard(path.name, int(node[4:]), drm)
+            card = KmsCard(path.name, int(node[4:]), drm, dri)
             if card.connectors():
                 cards.append(card)
     return cards
@@ -101,8 +110,9 @@ def kms_cards(dri: Path = DRI, drm: Path = DRM) -> list[KmsCard]:
 
 def find_output(environ: Mapping[str, str] = os.environ, dri: Path = DRI, drm: Path = DRM,
                 inputs: Path | None = INPUT, platform: str = sys.platform) -> Output:
-    """Where the table will draw (NoDisplay when there is no screen at all); warns when kmsdrm, which reads the
-    keyboard and mouse itself, may not read the `inputs` devices (None: a window that wants no input)."""
+    """Where the table will draw (NoDisplay when there is no screen at all): without a desktop, SDL's kmsdrm,
+    which reads the keyboard and mouse itself (a warning when it may not read the `inputs` devices), or, for a
+    window that wants no input (`inputs` None), the table's own KMS screen."""
     if environ.get("SDL_VIDEODRIVER"):
         output = Output(environ["SDL_VIDEODRIVER"])
     elif environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or not platform.startswith("linux"):
@@ -112,7 +122,8 @@ def find_output(environ: Mapping[str, str] = os.environ, dri: Path = DRI, drm: P
         if not cards:
             raise NoDisplay(f"no screen to draw on: no desktop, and no KMS card with a screen connector in {dri}; "
                             + ADVICE)
-        output = Output("kmsdrm", next((card for card in cards if card.connected()), cards[0]))
+        output = Output("kmsdrm" if inputs is not None else "kms",
+                        next((card for card in cards if card.connected()), cards[0]))
     if output.driver == "kmsdrm" and inputs is not None and (problem := unreadable_input(inputs)):
         log.warning(problem)
     return output

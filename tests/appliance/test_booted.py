@@ -8,10 +8,15 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import subprocess
+import sys
 import time
 
+import pygame
 import pytest
 
+from table.screen.display import fit
+from table.screen.draw import INK
 from table.storage.history import History
 from table.storage.journal import Journal
 from table.storage.outbox import acked
@@ -109,10 +114,10 @@ def test_a_frozen_table_leaves_every_stack_and_is_restarted_by_the_watchdog_each
         print(f"\nfrozen -> ready again ({freeze + 1}): {back_s:.1f} s")
 
 
-def test_the_service_has_no_network_but_the_displays_netlink_and_writes_only_its_state(machine):
+def test_the_service_has_no_network_and_writes_only_its_state(machine):
     start(machine)
     shown = machine.show("cardtable.service", "RestrictAddressFamilies", "MainPID")
-    assert set(shown["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_NETLINK"}
+    assert shown["RestrictAddressFamilies"].split() == ["AF_UNIX"]
     security = machine.run("systemd-analyze", "security", "cardtable.service")
     exposure = float(re.search(r"Overall exposure level for cardtable.service: (\d+\.\d+)", security.stdout)[1])
     assert exposure <= 2.5, security.stdout
@@ -302,7 +307,9 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     print(f"\ninstall --hall and --link: {install_s:.1f} s; systemd-analyze security (booted): {scores}")
 
 
-# Once the table or its fallback runs and has drawn for 5 s: its memory (peak and now), then the kernel's DRM state
+# Once the table or its fallback runs and has drawn for 5 s: its memory (peak and now), the screen read back, the
+# kernel's DRM state; then, for the table, the screen unplugged and plugged again (the connector's status forced
+# off, then probed again, as the kernel does when a cable goes and comes back) and the same once it draws again.
 KMS_REPORT = """#!/bin/sh
 until systemctl -q is-active cardtable.service cardtable-fallback.service; do sleep 1; done
 sleep 5
@@ -310,9 +317,25 @@ for unit in cardtable cardtable-fallback; do
     pid=$(systemctl show -p MainPID --value $unit.service)
     [ "$pid" = 0 ] || echo "$unit memory:" $(grep -E '^(VmHWM|VmRSS)' /proc/$pid/status)
 done
+python3 /usr/local/sbin/kms_screen.py /dev/dri/card0 /var/tmp/screen.raw
 echo KMS state:
 cat /sys/kernel/debug/dri/0/state
 """
+REPLUG = """status=$(ls /sys/class/drm/card0-*/status | head -n 1)
+said() { systemctl show -p StatusText --value cardtable.service; }
+echo off > $status
+until said | grep -q "waiting for a screen"; do sleep 1; done
+echo "unplugged: $(cat $status); the table: $(said)"
+sleep 3
+echo detect > $status
+while said | grep -q "waiting for a screen"; do sleep 1; done
+sleep 10
+echo "plugged again: $(cat $status); the table: $(said)"
+python3 /usr/local/sbin/kms_screen.py /dev/dri/card0 /var/tmp/screen-again.raw
+echo KMS state again:
+cat /sys/kernel/debug/dri/0/state
+"""
+DONE = "sync\necho report done\n"
 
 
 def peak_memory_mib(log: str, unit: str) -> float:
@@ -320,20 +343,60 @@ def peak_memory_mib(log: str, unit: str) -> float:
     return int(re.search(rf"{unit} memory: VmHWM: +(\d+) kB", log)[1]) / 1024
 
 
-def on_the_plane(log: str) -> bool:
-    """Whether the kernel's DRM state, as the report unit wrote it to the console, shows a framebuffer on the
-    card's primary plane."""
-    state = re.sub(r"\[ *[\d.]+\] [\w-]+\[\d+\]: ", "", log[log.index("KMS state:"):])   # the journal's prefixes
+# The table's page as this machine draws it with the appliance's settings (hubs-8-seat, its hubs missing), saved
+# at its 60th frame: python3 - PNG STATE
+EXPECTED = """
+import os, sys, pygame
+from table.cli import main
+from table.screen import display
+def show(self, canvas, shown=[]):
+    shown.append(canvas)
+    if len(shown) == 60:
+        pygame.image.save(canvas, sys.argv[1])
+    return []
+display.Display.show = show
+os.environ.update(SDL_VIDEODRIVER="dummy", CARDTABLE_APPLIANCE="1", CARDTABLE_STATE=sys.argv[2])
+main(["run", "--layout", "hubs-8-seat", "--hardware", "real", "--frames", "61"])
+"""
+
+
+def same_pixels(screen: pygame.Surface, canvas: pygame.Surface) -> float:
+    """The share of the screen's pixels equal (each channel within 8) to `canvas` fitted to it as the display
+    fits it (table/screen/display.py), the margins included."""
+    expected = pygame.Surface(screen.get_size())
+    expected.fill(INK)
+    shown = fit(canvas.get_size(), expected.get_rect())
+    expected.blit(pygame.transform.smoothscale(canvas, shown.size), shown)
+    close = pygame.mask.from_threshold(screen.convert(expected), (0, 0, 0), (9, 9, 9, 255), expected)
+    return close.count() / (screen.get_width() * screen.get_height())
+
+
+def read_back(machine: Machine, name: str) -> pygame.Surface:
+    """The screen the report unit read back into /var/tmp/`name` in the virtual machine's disk, stopped."""
+    raw = machine.root.parent / name
+    subprocess.run(["debugfs", "-R", f"dump /var/tmp/{name} {raw}", machine.root.parent / "disk.ext4"],
+                   capture_output=True, check=True)
+    head, _, pixels = raw.read_bytes().partition(b"\n")
+    width, height = map(int, head.split())
+    pixels = bytearray(pixels)
+    pixels[3::4] = b"\xff" * (width * height)   # XRGB8888's X byte is no alpha: opaque
+    return pygame.image.frombytes(bytes(pixels), (width, height), "BGRA")
+
+
+def on_the_plane(log: str, heading: str = "KMS state:") -> bool:
+    """Whether the kernel's DRM state, as the report unit wrote it to the console after `heading`, shows a
+    framebuffer on the card's primary plane."""
+    state = re.sub(r"\[ *[\d.]+\] [\w-]+\[\d+\]: ", "", log[log.index(heading):])   # the journal's prefixes
     return re.search(r"plane\[\d+\]: plane-0\s+crtc=crtc-0\s+fb=\d+", state) is not None
 
 
-def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_units(machine):
+def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_units(machine, tmp_path):
     """The same system with Debian's kernel, booted in QEMU with a virtio-gpu KMS card whose screen is
-    connected, without the dummy driver: SDL's KMSDRM opens its udev netlink socket inside the units (it died
-    with SIGSEGV in pygame.display.init() under RestrictAddressFamilies=AF_UNIX), the table reaches READY with
-    its page on the card's plane; booted again with a layout that does not exist, the fallback's message is on
-    the plane after five failed starts. (QEMU's screendump does not show what user space puts on a KMS plane,
-    even a modetest pattern, so the page itself is not compared here.)"""
+    connected, without the dummy driver: the table reaches READY under its unit and draws on the card itself
+    (table/screen/kms.py); the screen, read back from the card, is the lobby this machine draws; unplugged
+    (the connector forced off), the table says it waits for a screen, and plugged again it draws the lobby
+    again. Booted again with a layout that does not exist, the fallback's message is on the card's plane after
+    five failed starts. The table's and the fallback's peak memory are printed."""
     start(machine)
     kernel = machine.run("apt-get", "install", "--yes", "--no-install-recommends", "linux-image-amd64", "udev",
                          timeout_s=900)
@@ -341,8 +404,9 @@ def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_u
     for unit in ("cardtable", "cardtable-fallback"):
         (machine.root / f"etc/systemd/system/{unit}.service.d/no-screen.conf").unlink()
     script = machine.root / "usr/local/sbin/kms-report"
-    script.write_text(KMS_REPORT)
+    script.write_text(KMS_REPORT + REPLUG + DONE)
     script.chmod(0o755)
+    (machine.root / "usr/local/sbin/kms_screen.py").write_text((REPO / "tests/appliance/kms_screen.py").read_text())
     report = machine.root / "etc/systemd/system/kms-report.service"
     report.write_text("[Service]\nType=oneshot\nExecStart=/usr/local/sbin/kms-report\n"
                       "StandardOutput=journal+console\n[Install]\nWantedBy=multi-user.target\n")
@@ -350,24 +414,41 @@ def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_u
     vm = machine.virtual_machine(machine.root.parent / "table.log")
     try:
         ready_s = vm.wait_for("Started cardtable.service", 420, failed="cardtable.service: Main process exited")
-        vm.wait_for("crtc-pos=1280x800+0+0", 120)
+        vm.wait_for("report done", 420)
         log = vm.log()
     finally:
         vm.close()
+    shown = [read_back(machine, name) for name in ("screen.raw", "screen-again.raw")]
     assert "cardtable.service: Main process exited" not in log and "cardtable.service: Failed" not in log, log[-3000:]
     assert on_the_plane(log), log[-3000:]
     table_mib = peak_memory_mib(log, "cardtable")
+    unplugged, plugged = (re.search(rf"{said}: (.*)", log)[1].strip() for said in ("unplugged", "plugged again"))
+    assert unplugged.startswith("disconnected; the table: lobby"), log[-3000:]
+    assert unplugged.endswith("waiting for a screen on Virtual-1"), log[-3000:]
+    assert "screen gone from Virtual-1: the table runs on" in log, log[-3000:]
+    assert plugged.startswith("connected; the table: lobby") and "waiting" not in plugged, log[-3000:]
+    assert on_the_plane(log, "KMS state again:"), log[-3000:]
+    subprocess.run([sys.executable, "-", tmp_path / "lobby.png", tmp_path / "state"], input=EXPECTED, text=True,
+                   cwd=REPO, check=True, capture_output=True)
+    lobby = pygame.image.load(tmp_path / "lobby.png")
+    same = [same_pixels(screen, lobby) for screen in shown]
+    for n, screen in enumerate(shown):
+        pygame.image.save(screen, tmp_path / f"screen-{n}.png")
+    print(f"\nthe screen read back from the card, before the unplug and after: {same[0]:.1%} and {same[1]:.1%} of "
+          f"its pixels the lobby's ({tmp_path})")
+    assert min(same) > 0.99
+    script.write_text(KMS_REPORT + DONE)
     settings = machine.root / SETTINGS.removeprefix("/")
     settings.write_text(settings.read_text().replace("CARDTABLE_LAYOUT=hubs-8-seat", "CARDTABLE_LAYOUT=no-such"))
     vm = machine.virtual_machine(machine.root.parent / "fallback.log")
     try:
         fallback_s = vm.wait_for("Started cardtable-fallback.service", 420,
                                  failed="cardtable-fallback.service: Main process exited")
-        vm.wait_for("crtc-pos=1280x800+0+0", 120)
+        vm.wait_for("report done", 180)
         log = vm.log()
     finally:
         vm.close()
     assert "The table stopped: the program hit an error." in log and on_the_plane(log), log[-3000:]
     print(f"\nQEMU boot -> READY on a KMS screen: {ready_s:.0f} s; -> the fallback on it: {fallback_s:.0f} s; "
-          f"peak resident memory on KMSDRM (Mesa's llvmpipe): the table {table_mib:.1f} MiB, "
+          f"peak resident memory on the KMS screen: the table {table_mib:.1f} MiB, "
           f"the fallback {peak_memory_mib(log, 'cardtable-fallback'):.1f} MiB")

@@ -1,5 +1,6 @@
 """Choosing the screen before the display opens, and the display following its screen, on fake /dev/dri and
-/sys/class/drm trees (the display itself opened with SDL's dummy driver)."""
+/sys/class/drm trees (the display itself opened with SDL's dummy driver, or the table's own KMS screen on an
+emulated card)."""
 from __future__ import annotations
 
 import logging
@@ -11,7 +12,9 @@ import pytest
 
 from table.screen import display as display_module
 from table.screen.display import Display
+from table.screen.kms import KmsScreen
 from table.screen.outputs import KmsCard, NoDisplay, Output, find_output, kms_cards
+from tests.screen.kms_card import EmulatedCard, mode
 
 HDMI = {"HDMI-A-1": "connected", "HDMI-A-2": "disconnected", "Writeback-1": "unknown"}
 
@@ -47,10 +50,13 @@ def pi(root: Path, gpu: int, v3d: int, hdmi: dict[str, str] = HDMI) -> tuple[Pat
 def test_without_a_desktop_the_pis_display_card_is_found_by_name_whatever_its_number(tmp_path, gpu, v3d):
     dri, drm = pi(tmp_path, gpu, v3d)
     output = find_output({}, dri, drm, tmp_path / "input", "linux")
-    assert output == Output("kmsdrm", KmsCard("platform-gpu-card", gpu, drm))
+    assert output == Output("kmsdrm", KmsCard("platform-gpu-card", gpu, drm, dri))
     assert output.sdl_environ() == {"SDL_VIDEODRIVER": "kmsdrm", "SDL_KMSDRM_DEVICE_INDEX": str(gpu)}
     assert output.card.connectors() == {"HDMI-A-1": "connected", "HDMI-A-2": "disconnected"}
     assert output.screen_there()
+    # a window that takes no input (the table, its fallback) draws on the card itself, not through SDL
+    assert find_output({}, dri, drm, None, "linux") == Output("kms", KmsCard("platform-gpu-card", gpu, drm, dri))
+    assert output.card.node == dri / f"card{gpu}"
 
 
 @pytest.mark.parametrize("environ, driver", [
@@ -87,7 +93,7 @@ def test_a_card_with_a_screen_connected_comes_before_one_without(tmp_path):
 
 def test_without_udevs_names_the_cards_themselves_are_looked_at(tmp_path):
     dri, drm = machine(tmp_path, {"platform-gpu-card": (3, {"HDMI-A-1": "connected"})}, by_path=False)
-    assert kms_cards(dri, drm) == [KmsCard("card3", 3, drm)]
+    assert kms_cards(dri, drm) == [KmsCard("card3", 3, drm, dri)]
 
 
 @pytest.mark.parametrize("cards", [{}, {"platform-fec00000.v3d-card": (0, {})}])
@@ -216,3 +222,32 @@ def test_headless_nothing_ever_opens(monkeypatch):
     display.start()
     display.look()
     assert not display.opened and display.waiting() == ""
+
+
+def test_on_the_tables_own_kms_screen_the_page_is_on_the_card_while_the_tv_is_there(tv, monkeypatch):
+    status, output = tv
+    cards = []
+    monkeypatch.setattr(display_module, "KmsScreen", lambda path: KmsScreen(
+        path, lambda _: cards.append(EmulatedCard({32: (True, [mode(1280, 800, preferred=True)], 22)})) or cards[-1]))
+    kms = Output("kms", output.card)
+    clock = Clock()
+    display = Display(kms, (1280, 720), clock=clock)
+    assert display.fullscreen and kms.sdl_environ() == {}
+    status.write_text("connected\n")
+    display.start()
+    canvas = pygame.Surface((1280, 720))
+    canvas.fill((200, 30, 30))
+    assert display.show(canvas) == [] and not pygame.display.get_init()   # SDL's display never opened
+    cards[0].vblank()
+    shown = cards[0].on_screen(41)
+    assert shown[:4] == bytes((24, 20, 20, 0)) and shown[4 * 1280 * 40:][:4] == bytes((30, 30, 200, 0))   # INK, page
+    status.write_text("disconnected\n")
+    clock.now = 1.0
+    display.look()
+    assert not display.opened and cards[0].closed
+    status.write_text("connected\n")
+    clock.now = 2.0
+    display.look()
+    assert display.opened and len(cards) == 2 and not cards[1].closed
+    display.close()
+    assert cards[1].closed
