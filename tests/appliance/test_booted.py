@@ -307,6 +307,60 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     print(f"\ninstall --hall and --link: {install_s:.1f} s; systemd-analyze security (booted): {scores}")
 
 
+MANUAL = REPO / "docs/appliance.md"
+PI_CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
+# What differs here from a Pi, and only that: the owner's command -> what runs here instead
+AS_HERE = {
+    "git clone REPOSITORY cardtable": "git clone /opt/src cardtable",   # the checkout under test
+    "--layout pi-4-seat": "--layout hubs-8-seat",   # no Pi here: the hub layout, whose missing hubs show as faulty
+    "--staff 2 --fullscreen": "--staff 2 --fullscreen --frames 30",     # nobody lays cards: it stops by itself
+    "cardtable enrol": "SDL_VIDEODRIVER=dummy cardtable enrol",          # and there is no screen
+    "table-backup-2026-11-27.tar.gz": "table-backup-$(date +%F).tar.gz",   # the manual's example date: today's
+}
+
+
+def manual_commands() -> list[str]:
+    """The commands of docs/appliance.md's command blocks, in order (a block nested in a list is a file's
+    lines, not commands)."""
+    return [line.strip() for line in MANUAL.read_text().splitlines() if re.match(r"    [^ ]", line)]
+
+
+def as_here(command: str) -> str:
+    for written, here in AS_HERE.items():
+        command = command.replace(written, here)
+    return command
+
+
+def test_every_command_of_the_owners_manual_runs_and_does_what_it_says(machine):
+    """docs/appliance.md from its first command to its last, run in order in the machine as the administrator's
+    shell would (in their home, through sudo), with only what AS_HERE changes; then the update the manual
+    describes (`git -C cardtable pull` and the install command again). Each does what the manual says it does,
+    and a command the manual gains that this test does not know fails it."""
+    assert machine.run("apt-get", "install", "--yes", "--no-install-recommends", "sudo").returncode == 0
+    cmdline = machine.root / "boot/firmware/cmdline.txt"   # Raspberry Pi OS's, as the manual's first command finds it
+    cmdline.parent.mkdir(parents=True, exist_ok=True)
+    cmdline.write_text(PI_CMDLINE)
+    status = lambda: machine.run("systemctl", "is-active", "cardtable.service").stdout.strip()
+    checks = {   # what the manual says each does, seen after it ran
+        "sudo sed": lambda ran: cmdline.read_text() == PI_CMDLINE[:-1] + " video=HDMI-A-1:1920x1080@60D\n",
+        "sudo apt-get install -y git && git clone": lambda ran: ran.returncode == 0,
+        "sudo python3 cardtable/systemd/install.py": lambda ran: ran.returncode == 0 and status() == "active",
+        "sudo systemctl stop cardtable": lambda ran: status() == "inactive",
+        "cardtable enrol": lambda ran: ran.returncode == 0,
+        "cardtable doctor": lambda ran: ran.returncode == 1 and "hub" in ran.stdout,   # the hubs are missing here
+        "sudo systemctl start cardtable": lambda ran: status() == "active",
+        "sudo cardtable backup": lambda ran: ran.returncode == 0 and "backed up " in ran.stderr,
+        "sudo cardtable restore": lambda ran: ran.returncode == 0 and "restored " in ran.stderr,
+        "git -C cardtable pull": lambda ran: ran.returncode == 0 and "Already up to date." in ran.stdout,
+    }
+    commands = manual_commands() + ["git -C cardtable pull", manual_commands()[2]]   # section 6's update
+    for command in commands:
+        check = next((check for start, check in checks.items() if command.startswith(start)), None)
+        assert check is not None, f"docs/appliance.md has a command this test does not check: {command}"
+        ran = machine.run("sh", "-c", f"cd /root && {as_here(command)}", timeout_s=900)
+        assert check(ran), (command, ran.returncode, ran.stdout[-2000:], ran.stderr[-2000:])
+
+
 # Once the table or its fallback runs and has drawn for 5 s: its memory (peak and now), the screen read back, the
 # kernel's DRM state; then, for the table, the screen unplugged and plugged again (the connector's status forced
 # off, then probed again, as the kernel does when a cable goes and comes back) and the same once it draws again.
@@ -401,6 +455,8 @@ def test_on_a_real_kms_screen_the_table_and_its_fallback_start_under_their_own_u
     kernel = machine.run("apt-get", "install", "--yes", "--no-install-recommends", "linux-image-amd64", "udev",
                          timeout_s=900)
     assert kernel.returncode == 0, kernel.stderr[-2000:]
+    machine.run("systemctl", "stop", "cardtable.service")
+    machine.run("sh", "-c", "rm -r /var/lib/cardtable/*")   # a table from a blank state: the lobby, as drawn here
     for unit in ("cardtable", "cardtable-fallback"):
         (machine.root / f"etc/systemd/system/{unit}.service.d/no-screen.conf").unlink()
     script = machine.root / "usr/local/sbin/kms-report"
