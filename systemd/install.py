@@ -141,11 +141,13 @@ COMMAND_TEXT = f"""\
 #!/bin/sh
 # `cardtable` as the table's service runs it: its user, settings and state directory (systemd/install.py).
 # Stop the table first for what needs its screen or readers (doctor, enrol): sudo systemctl stop cardtable
+# An SDL video driver the administrator chose (SDL_VIDEODRIVER=dummy on a machine with no screen) is kept.
 set -a
 . {SETTINGS}
 set +a
 exec sudo -u {USER} env -C {STATE} CARDTABLE_STATE={STATE} CARDTABLE_LAYOUT="$CARDTABLE_LAYOUT" \\
-    CARDTABLE_CONTACT="$CARDTABLE_CONTACT" CARDTABLE_SPECTATE="$CARDTABLE_SPECTATE" {VENV}/bin/cardtable "$@"
+    CARDTABLE_CONTACT="$CARDTABLE_CONTACT" CARDTABLE_SPECTATE="$CARDTABLE_SPECTATE" \\
+    ${{SDL_VIDEODRIVER:+SDL_VIDEODRIVER="$SDL_VIDEODRIVER"}} {VENV}/bin/cardtable "$@"
 """
 DEFAULT_SETTINGS = {"CARDTABLE_LAYOUT": "pi-4-seat", "CARDTABLE_CONTACT": "", "CARDTABLE_SPECTATE": ""}
 HALL_DEFAULTS = {"CARDTABLE_HALL_ADDRESS": "", "CARDTABLE_HALL_WEB": "0.0.0.0:8080"}
