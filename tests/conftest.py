@@ -1,4 +1,4 @@
-"""Every test runs without a screen or sound card."""
+"""Every test runs without a screen or sound card, on two workers per core."""
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -8,6 +8,13 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from pathlib import Path
 
 import pytest
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto` (the README's command): two workers per core, since many tests wait on processes, fsyncs and
+    sockets rather than the CPU (on this 2-core machine the suite took 5 min 35 s with 2 workers, 4 min 30 s
+    with 4)."""
+    return 2 * (os.cpu_count() or 1)
 
 
 @pytest.fixture(scope="module")
