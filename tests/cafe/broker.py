@@ -20,7 +20,7 @@ from table.cafe.simulated import HOST, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"mosquitto": "mosquitto", "mosquitto_passwd": "mosquitto", "openssl": "openssl"}
-TABLES = ["t1", "t2"]   # the tables the tests' broker lets in
+TABLES = ["t1", "t2", "t3", "t4"]   # the tables the tests' broker lets in
 
 
 def needs(tools: dict[str, str] = TOOLS) -> list[str]:

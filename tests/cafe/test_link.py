@@ -134,7 +134,7 @@ def test_games_finished_while_the_link_was_down_catch_up_by_themselves(tmp_path,
 def test_the_broker_killed_and_started_again_mid_stream_loses_nothing(tmp_path, broker, the_hall):
     """Two tables, 100 games queued each and 50 more each while the broker is down; SIGKILL loses what the broker
     had not saved: the links publish again what the hall has not acknowledged."""
-    states = {table: table_state(tmp_path, table) for table in TABLES}
+    states = {table: table_state(tmp_path, table) for table in TABLES[:2]}
     for table, state in states.items():
         broker.link(table, state).start()
     for state in states.values():
@@ -288,13 +288,16 @@ def published(broker: Broker, messages: list[tuple[str, str]]) -> None:
     probe.loop_stop()
 
 
-def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing(tmp_path, broker, the_hall, proxy):
-    """Two tables of bots, each a process of its own, play 6 games each while the tables, their links and the
-    broker are SIGKILLed at random and started again, and a TCP proxy between the links and the broker cuts their
-    connections: at the hall every game once, its body the table's history row, its SHA-256 its archive's."""
+@pytest.mark.parametrize("count, games", [(2, 6), pytest.param(4, 50, marks=pytest.mark.long)])
+def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing(tmp_path, broker, the_hall, proxy,
+                                                                                 count, games):
+    """`count` tables of bots, each a process of its own, play `games` games each (4 x 50 = 200 as a step of its
+    own in .ci/run, marked long; 2 x 6 in the suite) while the tables, their links and the broker are SIGKILLed
+    at random and started again, and a TCP proxy between the links and the broker cuts their connections: at
+    the hall every game once, its body the table's history row, its SHA-256 its archive's."""
     rng = random.Random(20)
-    states = {table: table_state(tmp_path, table) for table in TABLES}
-    tables = {table: broker.service(["tests.cafe.table_process", str(state), str(n), "6"],
+    states = {table: table_state(tmp_path, table) for table in TABLES[:count]}
+    tables = {table: broker.service(["tests.cafe.table_process", str(state), str(n), str(games)],
                                     state.parent / "table.log").start() for n, (table, state) in enumerate(states.items())}
     links = {table: broker.link(table, state, proxy.port).start() for table, state in states.items()}
     kills = {"table": 0, "link": 0, "broker": 0, "cut": 0}
@@ -303,7 +306,7 @@ def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing
         assert all(process.ended() in (None, 0) for process in tables.values()), "a table failed: see table.log"
         time.sleep(rng.uniform(0.3, 0.8))
         victim = first.pop() if first else rng.choice([*kills, None])
-        table = rng.choice([t for t in TABLES if tables[t].ended() is None] or TABLES)
+        table = rng.choice([t for t in states if tables[t].ended() is None] or list(states))
         if victim == "table" and tables[table].ended() is None:
             tables[table].kill()
             tables[table].start()
@@ -318,16 +321,16 @@ def test_tables_links_and_the_broker_killed_at_random_lose_and_duplicate_nothing
         else:
             continue
         kills[victim] += 1
-    print(f"café faults: {kills}")
+    print(f"café faults over {count} x {games} games: {kills}")
     assert min(kills.values()) > 0, kills
     for table, state in states.items():
         history = History(state / "history.sqlite", read_only=True)
         rows = history.games()
         history.close()
         until(lambda: acked_at(state) == len(rows), 30, f"{table}'s {len(rows)} games acknowledged")
-        games = [(seq, body) for t, seq, body in at_hall(the_hall) if t == table]
-        assert [seq for seq, _ in games] == list(range(1, len(rows) + 1)) and len(rows) >= 6
-        for (_, body), row in zip(games, rows):
+        stored = [(seq, body) for t, seq, body in at_hall(the_hall) if t == table]
+        assert [seq for seq, _ in stored] == list(range(1, len(rows) + 1)) and len(rows) >= games
+        for (_, body), row in zip(stored, rows):
             assert body == {k: row[k] for k in body} and body["id"] == row["id"]
             assert body["sha256"] == hashlib.sha256((state / "games" / row["journal"]).read_bytes()).hexdigest()
 
