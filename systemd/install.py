@@ -207,15 +207,21 @@ class System:
             print(f"wrote {path}")
         target.chmod(mode)
 
-    def symlink(self, path: Path, target: Path) -> None:
-        """Make the system's `path` a symbolic link to `target`, unless it is one."""
+    def symlink(self, path: Path, target: Path) -> bool:
+        """Make the system's `path` a symbolic link to `target`, unless it is one; whether it was made."""
         link = self.path(path)
         if link.is_symlink() and link.readlink() == target:
-            return
+            return False
         link.parent.mkdir(parents=True, exist_ok=True)
         link.unlink(missing_ok=True)
         link.symlink_to(target)
         print(f"linked {path} to {target}")
+        return True
+
+    def contents(self, folder: Path) -> dict[str, bytes]:
+        """Every file under the system's `folder`, by its path there (empty when there is no such folder)."""
+        root = self.path(folder)
+        return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
 
     def remove(self, path: Path) -> None:
         """Remove the system's file or folder `path`, if there."""
@@ -361,14 +367,18 @@ def install_hall(system: System, address: str | None, web: str | None, tables: l
                               {"CARDTABLE_HALL_ADDRESS": address, "CARDTABLE_HALL_WEB": web})
     credentials = system.path(BROKER / "credentials")
     known = {path.name for path in credentials.iterdir()} - {"hall"} if credentials.is_dir() else set()
+    before = system.contents(BROKER)
     system.run(VENV / "bin" / "cardtable", "hall", "--setup", BROKER, "--broker", address,
                *(option for name in sorted(known | set(tables)) for option in ("--table", name)))
     system.run("chgrp", "mosquitto", *(BROKER / name for name in BROKER_SECRETS))
     system.run("chmod", "0640", *(BROKER / name for name in BROKER_SECRETS))
-    system.symlink(BROKER_DROPIN, BROKER / "cardtable.conf")
+    linked = system.symlink(BROKER_DROPIN, BROKER / "cardtable.conf")
     system.write(UNITS / HALL_UNIT, unit_text(HALL_UNIT))
     system.run("systemctl", "daemon-reload")
-    enable(system, "mosquitto.service", restart="restart")   # its listener, passwords and ACL, as set up now
+    # its listener, passwords and ACL as set up now: restarted only when they changed (a table added), so that
+    # running the installer again does not cut every table's link
+    changed = linked or system.contents(BROKER) != before
+    enable(system, "mosquitto.service", restart="restart" if changed else "start")
     enable(system, HALL_UNIT, restart="restart")
     host, _, port = settings["CARDTABLE_HALL_WEB"].rpartition(":")
     print(f"Hall installed: its pages at http://{address if host in ('0.0.0.0', '::', '') else host}:{port}/. "

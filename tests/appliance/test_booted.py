@@ -245,7 +245,7 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     then install.py --link with t1's link file. The hall and the link are active with an exposure of at most 2.5;
     the table's live state and a finished game reach hall.sqlite, and the hall's acknowledgement link.sqlite, from
     which the table, started again, prunes its outbox; the link writes its own directory and not the table's; a
-    second run of each installer writes nothing."""
+    second run of each installer writes nothing and leaves the broker running as it was."""
     start(machine)
     began = time.monotonic()
     hall = machine.run("python3", "/opt/src/systemd/install.py", "--hall", "--address", "127.0.0.1", "--add-table", "t1")
@@ -297,10 +297,12 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
         for folder, writable in (("/var/lib/cardtable", False), ("/var/lib/cardtable-link", True)):
             wrote = machine.run(*as_link, "sh", "-c", f"echo probe > {folder}/probe && rm {folder}/probe")
             assert (wrote.returncode == 0) == writable, (folder, wrote.stderr)
+        broker_pid = machine.show("mosquitto.service", "MainPID")["MainPID"]
         for again in (["--hall"], []):
             rerun = machine.run("python3", "/opt/src/systemd/install.py", *again)
             assert rerun.returncode == 0, rerun.stderr
             assert [line for line in rerun.stdout.splitlines() if line.startswith(("wrote", "linked"))] == []
+        assert machine.show("mosquitto.service", "MainPID")["MainPID"] == broker_pid   # not restarted: links kept
     finally:   # the next test boots this system without a network
         machine.run("systemctl", "disable", "--now", "cardtable-link.service", "cardtable-hall.service",
                     "mosquitto.service")

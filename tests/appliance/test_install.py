@@ -185,6 +185,7 @@ def test_install_hall_writes_the_hall_and_its_brokers_drop_in_and_a_second_run_c
     assert tree(root) == first and "wrote" not in again.stdout and "linked" not in again.stdout
     assert "/opt/cardtable/venv/bin/cardtable hall --setup /etc/mosquitto/cardtable --broker 192.168.1.10 --table t3" \
         in not_run(again)
+    assert "systemctl start mosquitto.service" in not_run(again)   # its files as they were: the tables stay linked
     assert install(checkout, root, "--hall", "--web", "127.0.0.1:9000").returncode == 0
     assert "CARDTABLE_HALL_WEB=127.0.0.1:9000\n" in (root / "etc/default/cardtable-hall").read_text()
 
