@@ -30,7 +30,10 @@ openssl), the same app and virtual environment, the settings
 (made by `cardtable hall --setup`: the CA, one password per table, the ACL)
 with Mosquitto's drop-in /etc/mosquitto/conf.d/cardtable.conf, and the
 hall's unit, enabled; --add-table NAME gives a table its password and its
-link file, /etc/mosquitto/cardtable/tables/NAME.link.
+link file, /etc/mosquitto/cardtable/tables/NAME.link. --hall --uninstall
+removes the hall's unit, settings and broker files (the tables' link files
+stop working) but its state directory (every table's games), Mosquitto and
+the apt packages.
 
 Steps that cannot apply here are said in one line and skipped: no udevd
 (a container, a chroot, an image build: the rule applies from the next
@@ -71,6 +74,7 @@ LINK_SETTINGS = Path("/etc/default/cardtable-link")
 LINK_FILES = Path("/etc/cardtable-link")                          # the hall's CA and the table's password
 LINK_DROPIN = UNITS / f"{LINK_UNIT}.d" / "hall.conf"              # IPAddressAllow= the hall's address
 HALL_SETTINGS = Path("/etc/default/cardtable-hall")
+HALL_STATE = Path("/var/lib/cardtable-hall")                       # hall.sqlite (systemd's StateDirectory)
 BROKER = Path("/etc/mosquitto/cardtable")                         # the hall's broker files (`cardtable hall --setup`)
 BROKER_DROPIN = Path("/etc/mosquitto/conf.d/cardtable.conf")      # Debian's mosquitto.conf includes conf.d/
 BROKER_SECRETS = ("passwords", "server.key")                      # read by Mosquitto once it is its own user
@@ -463,6 +467,20 @@ def uninstall(system: System) -> None:
           "mean to; the apt packages and SPI are left as they are.")
 
 
+def uninstall_hall(system: System) -> None:
+    """Remove what `install_hall` made, but the hall's state directory, Mosquitto and the apt packages (the app too
+    while a table is installed on this machine)."""
+    system.run("systemctl", "disable", "--now", HALL_UNIT, may_fail=True)
+    table_here = system.path(UNITS / UNIT_NAMES[0]).exists()
+    for path in (UNITS / HALL_UNIT, HALL_SETTINGS, BROKER_DROPIN, BROKER, *(() if table_here else (PREFIX,))):
+        system.remove(path)
+    system.run("systemctl", "daemon-reload")
+    system.run("systemctl", "reset-failed", HALL_UNIT, may_fail=True)
+    system.run("systemctl", "try-restart", "mosquitto.service")   # back to Debian's own settings
+    print(f"Hall uninstalled. Kept {HALL_STATE} (every table's games): remove it by hand if you mean to. The "
+          "tables' link files no longer work (a new hall makes new ones); Mosquitto and the apt packages are left.")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="install.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--layout", help="the table's layout: a name in hardware/layouts "
@@ -472,7 +490,8 @@ def main(argv: list[str] | None = None) -> int:
                         "QR code when a game ends, e.g. http://hall.local:8080/table/t1 (docs/cafe.md)")
     parser.add_argument("--link", type=Path, metavar="FILE", help="link the table to the café's hall: FILE is "
                         "the table's link file, made at the hall by --hall --add-table NAME (docs/cafe.md)")
-    parser.add_argument("--uninstall", action="store_true", help="remove the table (its state directory is kept)")
+    parser.add_argument("--uninstall", action="store_true", help="remove the table, or with --hall the hall (their "
+                        "state directories are kept)")
     hall = parser.add_argument_group("the café's hall (instead of a table)")
     hall.add_argument("--hall", action="store_true", help="install the hall and its broker, Debian's Mosquitto")
     hall.add_argument("--address", help="the hall's IP address on the café's network, which the tables reach it by "
@@ -484,8 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, metavar="DIR",
                         help="write under DIR and print the commands instead of running them")
     args = parser.parse_args(argv)
-    table_only = {"--layout": args.layout, "--contact": args.contact, "--spectate": args.spectate, "--link": args.link,
-                  "--uninstall": args.uninstall or None}
+    table_only = {"--layout": args.layout, "--contact": args.contact, "--spectate": args.spectate, "--link": args.link}
     hall_only = {"--address": args.address, "--web": args.web, "--add-table": args.tables or None}
     for option, value in (table_only if args.hall else hall_only).items():
         if value is not None:
@@ -496,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     system = System(args.root and args.root.resolve())
     try:
         if args.uninstall:
-            uninstall(system)
+            (uninstall_hall if args.hall else uninstall)(system)
         elif args.hall:
             install_hall(system, args.address, args.web, args.tables)
         else:

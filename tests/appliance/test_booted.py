@@ -245,7 +245,8 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     then install.py --link with t1's link file. The hall and the link are active with an exposure of at most 2.5;
     the table's live state and a finished game reach hall.sqlite, and the hall's acknowledgement link.sqlite, from
     which the table, started again, prunes its outbox; the link writes its own directory and not the table's; a
-    second run of each installer writes nothing and leaves the broker running as it was."""
+    second run of each installer writes nothing and leaves the broker running as it was; `--hall --uninstall`
+    then removes the hall and keeps its games and the table."""
     start(machine)
     began = time.monotonic()
     hall = machine.run("python3", "/opt/src/systemd/install.py", "--hall", "--address", "127.0.0.1", "--add-table", "t1")
@@ -303,6 +304,12 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
             assert rerun.returncode == 0, rerun.stderr
             assert [line for line in rerun.stdout.splitlines() if line.startswith(("wrote", "linked"))] == []
         assert machine.show("mosquitto.service", "MainPID")["MainPID"] == broker_pid   # not restarted: links kept
+        removed = machine.run("python3", "/opt/src/systemd/install.py", "--hall", "--uninstall")
+        assert removed.returncode == 0 and "Kept /var/lib/cardtable-hall" in removed.stdout, removed.stderr
+        assert not (machine.root / "etc/systemd/system/cardtable-hall.service").exists()
+        assert (machine.root / "var/lib/private/cardtable-hall/hall.sqlite").is_file()   # every table's games
+        assert machine.show("mosquitto.service", "ActiveState")["ActiveState"] == "active"   # Debian's own settings
+        assert (machine.root / "opt/cardtable/venv").is_dir()   # the table installed beside it keeps its app
     finally:   # the next test boots this system without a network
         machine.run("systemctl", "disable", "--now", "cardtable-link.service", "cardtable-hall.service",
                     "mosquitto.service")

@@ -190,6 +190,28 @@ def test_install_hall_writes_the_hall_and_its_brokers_drop_in_and_a_second_run_c
     assert "CARDTABLE_HALL_WEB=127.0.0.1:9000\n" in (root / "etc/default/cardtable-hall").read_text()
 
 
+def test_uninstalling_the_hall_keeps_every_tables_games_and_a_table_installed_beside_it(checkout, root):
+    assert install(checkout, root, "--hall", "--address", "192.168.1.10", "--add-table", "t1").returncode == 0
+    (root / "var/lib/cardtable-hall").mkdir(parents=True)
+    (root / "var/lib/cardtable-hall/hall.sqlite").write_text("every table's games")
+    (root / "etc/mosquitto/cardtable/ca.crt").parent.mkdir(parents=True, exist_ok=True)
+    (root / "etc/mosquitto/cardtable/ca.crt").write_text("the hall's CA")   # made by the set-up, not run here
+    result = install(checkout, root, "--hall", "--uninstall")
+    assert result.returncode == 0
+    for path in ("etc/systemd/system/cardtable-hall.service", "etc/default/cardtable-hall",
+                 "etc/mosquitto/conf.d/cardtable.conf", "etc/mosquitto/cardtable", "opt/cardtable"):
+        assert not (root / path).exists() and not (root / path).is_symlink(), path
+    assert (root / "var/lib/cardtable-hall/hall.sqlite").read_text() == "every table's games"
+    for command in ("systemctl disable --now cardtable-hall.service", "systemctl try-restart mosquitto.service"):
+        assert command in not_run(result)
+    assert "Kept /var/lib/cardtable-hall" in result.stdout
+    assert install(checkout, root, "--hall", "--uninstall").returncode == 0   # again: nothing left to do
+    install(checkout, root)                               # a table and the hall on one machine
+    install(checkout, root, "--hall", "--address", "192.168.1.10")
+    assert install(checkout, root, "--hall", "--uninstall").returncode == 0
+    assert (root / "opt/cardtable/app").is_dir() and (root / "etc/systemd/system/cardtable.service").exists()
+
+
 @pytest.fixture
 def link_file(tmp_path) -> Path:
     """Table t1's link file, made by the hall's own set-up (table/cafe/broker.py, the real openssl and
