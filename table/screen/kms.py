@@ -7,7 +7,8 @@ neither: the page is drawn into memory and copied, each frame, into one of
 two dumb buffers (plain memory the display engine reads), which is then
 flipped onto the screen at the next vertical blank, so a page never shows
 half copied. Only the kernel's DRM ioctls (drm_mode.h): the connected
-connector at its preferred mode, on a CRTC its encoder can drive.
+connector at the mode forced on the kernel's command line (docs/appliance.md,
+section 2) or else its preferred one, on a CRTC its encoder can drive.
 """
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ REQUESTS = {
     "destroy_dumb": _iowr(0xB4, ONE),
 }
 CONNECTED = 1            # drm_mode_connection
-PREFERRED = 1 << 3       # DRM_MODE_TYPE_PREFERRED
+PREFERRED = 1 << 3       # DRM_MODE_TYPE_PREFERRED: the screen's own choice
+USERDEF = 1 << 5         # DRM_MODE_TYPE_USERDEF: the mode forced on the kernel's command line (video=...)
 
 
 class KmsError(OSError):
@@ -177,11 +179,12 @@ class KmsScreen:
         return crtc or next(c for n, c in enumerate(crtcs) if possible >> n & 1)
 
     def _preferred(self, connector: int, count: int) -> Mode:
-        """The connector's preferred mode (its first without one)."""
+        """The mode forced on the kernel's command line, else the connector's preferred mode, else its first."""
         size = struct.calcsize(MODE)
         modes = ctypes.create_string_buffer(size * count)
         self.card.ask("connector", CONNECTOR, 0, ctypes.addressof(modes), 0, 0, count, *[0] * 3, connector, *[0] * 7)
         infos = [modes.raw[n * size:(n + 1) * size] for n in range(count)]
-        info = next((i for i in infos if struct.unpack(MODE, i)[13] & PREFERRED), infos[0])
+        info = next((i for flag in (USERDEF, PREFERRED) for i in infos if struct.unpack(MODE, i)[13] & flag),
+                    infos[0])
         mode = struct.unpack(MODE, info)
         return Mode(mode[1], mode[6], info)

@@ -10,10 +10,11 @@ import struct
 from table.screen import kms
 
 
-def mode(width: int, height: int, preferred: bool = False) -> bytes:
-    """A drm_mode_modeinfo of that size."""
+def mode(width: int, height: int, preferred: bool = False, forced: bool = False) -> bytes:
+    """A drm_mode_modeinfo of that size, the screen's preferred one or the one forced on the command line."""
     return struct.pack(kms.MODE, 148500, width, 0, 0, 0, 0, height, 0, 0, 0, 0, 60, 0,
-                       kms.PREFERRED if preferred else 0, f"{width}x{height}".encode())
+                       (kms.PREFERRED if preferred else 0) | (kms.USERDEF if forced else 0),
+                       f"{width}x{height}".encode())
 
 
 class EmulatedCard(kms.Card):

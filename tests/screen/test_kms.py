@@ -1,10 +1,12 @@
-"""The table's own KMS screen (table/screen/kms.py) on an emulated card: the connected connector at its preferred
-mode, the page copied into the buffer not shown and flipped onto the screen at the next vertical blank."""
+"""The table's own KMS screen (table/screen/kms.py) on an emulated card: the connected connector at the mode
+forced on the kernel's command line or its preferred one, the page copied into the buffer not shown and flipped onto the screen at the next vertical blank."""
 from __future__ import annotations
+
+import struct
 
 import pytest
 
-from table.screen.kms import KmsError, KmsScreen
+from table.screen.kms import MODE, USERDEF, KmsError, KmsScreen
 from tests.screen.kms_card import EmulatedCard, mode
 
 HD, PANEL = mode(1920, 1080, preferred=True), mode(1280, 800)
@@ -34,6 +36,12 @@ def test_the_page_shows_at_the_next_vertical_blank_on_the_connected_connectors_p
     kms.show()
     card.vblank()
     assert card.on_screen(41) == second and second != first
+
+
+def test_a_mode_forced_on_the_kernels_command_line_wins_over_the_screens_preferred_one():
+    card = EmulatedCard({32: (True, [mode(3840, 2160, preferred=True), HD, mode(1920, 1080, forced=True)], 22)})
+    kms = screen(card)
+    assert kms.size == (1920, 1080) and struct.unpack(MODE, kms.mode.info)[13] & USERDEF
 
 
 def test_a_frame_while_a_flip_is_pending_is_skipped_and_the_next_shows():
