@@ -117,8 +117,8 @@ class Buffer:
 
 
 class KmsScreen:
-    """The screen of the first connected connector of the card at `path`, at its preferred mode: `surface` is the
-    page to draw into, `show()` puts it on the screen. KmsError when the card shows nothing (nothing connected, no
+    """The screen of the first connected connector of the card at `path`, at its forced or preferred mode:
+    `surface` is the page to draw into, `show()` puts it on the screen. KmsError when the card shows nothing (nothing connected, no
     free CRTC, another program holding the display). `open_card` opens the card (tests give an emulated one)."""
 
     def __init__(self, path: str, open_card: Callable[[str], Card] = Card) -> None:
