@@ -60,6 +60,7 @@ class Display:
         self.fullscreen = fullscreen or output is not None and output.driver in ("kmsdrm", "kms")
         self.opened = False
         self.kms: KmsScreen | None = None   # the table's own KMS screen, while open
+        self._on_card: pygame.Surface | None = None   # the canvas it shows (a page is a new surface when it changes)
         self._clock = clock
         self._looked: float | None = None
         self._there = True        # whether the screen was there when last looked at
@@ -86,7 +87,7 @@ class Display:
     def open(self) -> None:
         """Open the display (pygame.error, or OSError for the table's own KMS screen, if it will not)."""
         if self.output.driver == "kms":
-            self.kms = KmsScreen(str(self.output.card.node))
+            self.kms, self._on_card = KmsScreen(str(self.output.card.node)), None
             self.opened, self._failed = True, ""
             return
         os.environ.update(self.output.sdl_environ())
@@ -138,14 +139,17 @@ class Display:
 
     def show(self, canvas: pygame.Surface) -> list[pygame.event.Event]:
         """Draw `canvas` fitted to the open display; the input events since, clicks mapped onto the canvas. A
-        display that fails (SDL lost the screen) is closed, to be opened again when the screen is there."""
+        display that fails (SDL lost the screen) is closed, to be opened again when the screen is there. On the
+        table's own KMS screen a canvas already shown is not copied again (the screen stays as it is)."""
+        if self.kms is not None and canvas is self._on_card:
+            return []
         try:
             display = self.kms.surface if self.kms is not None else pygame.display.get_surface()
             shown = fit(self.size, display.get_rect())
             display.fill(INK)
             display.blit(canvas if shown.size == self.size else self.scale(canvas, shown.size), shown)
             if self.kms is not None:
-                self.kms.show()
+                self._on_card = canvas if self.kms.show() else None
                 return []
             pygame.display.flip()
             events = pygame.event.get()

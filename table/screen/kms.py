@@ -139,9 +139,9 @@ class KmsScreen:
     def size(self) -> tuple[int, int]:
         return self.mode.width, self.mode.height
 
-    def show(self) -> None:
+    def show(self) -> bool:
         """The surface onto the screen: copied into the buffer not shown, flipped onto it at the next vertical
-        blank (a flip still pending, a frame 16 ms ago: this one is skipped, the next shows)."""
+        blank; False when a flip is still pending (a frame 16 ms ago): this one is skipped, the next shows."""
         back = 1 - self.shown
         self.buffers[back].copy(self.surface)
         try:
@@ -149,8 +149,9 @@ class KmsScreen:
         except OSError as error:
             if error.errno != errno.EBUSY:
                 raise
-            return
+            return False
         self.shown = back
+        return True
 
     def close(self) -> None:
         """Free the buffers and the card (the kernel's console comes back)."""

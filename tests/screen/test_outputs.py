@@ -241,6 +241,16 @@ def test_on_the_tables_own_kms_screen_the_page_is_on_the_card_while_the_tv_is_th
     cards[0].vblank()
     shown = cards[0].on_screen(41)
     assert shown[:4] == bytes((24, 20, 20, 0)) and shown[4 * 1280 * 40:][:4] == bytes((30, 30, 200, 0))   # INK, page
+    display.show(canvas)
+    assert cards[0].pending is None                   # the same page: nothing copied, nothing flipped
+    changed = canvas.copy()                           # a page that changes is a new surface (table/screen/pager.py)
+    changed.fill((30, 200, 30))
+    display.show(changed)
+    display.show(canvas)                              # a flip still pending: skipped...
+    cards[0].vblank()
+    display.show(canvas)                              # ...and shown at the next frame
+    cards[0].vblank()
+    assert cards[0].on_screen(41) == shown
     status.write_text("disconnected\n")
     clock.now = 1.0
     display.look()
