@@ -90,11 +90,8 @@ PACKAGES = ("python3-venv", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri",
 HALL_PACKAGES = ("python3-venv", "mosquitto", "openssl")
 # To build the C extensions pip has no wheel of for this machine (spidev and lgpio on 64-bit Pi OS's Python
 # 3.11: piwheels builds 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
-# library's headers (liblgpio-dev: in Raspberry Pi OS's archive only). Those the archive lacks are left out;
-# without liblgpio-dev (plain Debian on arm64), lgpio's own sources build the lg library into its module
-# (its setup.py's PYPI=1, as for its wheels on PyPI).
+# library's headers (liblgpio-dev: in Raspberry Pi OS's archive only). Those the archive lacks are left out.
 BUILD_PACKAGES = ("python3-dev", "build-essential", "swig", "liblgpio-dev")
-LG_LIBRARY = "liblgpio-dev"
 WHEELS_ONLY = "--only-binary=lgpio,spidev"   # pip's first try: no compiler needed where wheels exist
 UDEV_CONTROL = Path("/run/udev/control")      # udevd's socket: there when udevd runs
 
@@ -408,8 +405,7 @@ def install_package(system: System) -> None:
     print("some C extensions have no wheel for this machine: installing what builds them"
           + (f" ({', '.join(missing)} not in this system's archive: left out)" if missing else ""))
     apt_install(system, available)
-    bundled = ("env", "PYPI=1") if LG_LIBRARY in missing else ()   # lgpio with the lg library inside
-    system.run(*bundled, *pip, "--editable", APP)
+    system.run(*pip, "--editable", APP)
 
 
 def reload_udev(system: System, trigger: bool = False) -> None:

@@ -4,7 +4,6 @@ machine."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -324,8 +323,6 @@ PIP = "/opt/cardtable/venv/bin/pip install"
 
 def test_build_packages_are_installed_only_where_a_wheel_is_missing_and_only_those_the_archive_has(installer,
                                                                                                 capsys):
-    """Without liblgpio-dev (plain Debian on arm64), lgpio is built with its own copy of the lg library (PYPI=1;
-    test_lgpio_builds_its_own_lg_library_where_the_archive_has_none builds it so here)."""
     wheels = Machine(installer, failing=set())                           # x86_64: lgpio has a wheel
     installer.install_package(wheels)
     assert wheels.ran == [f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app"]
@@ -333,26 +330,12 @@ def test_build_packages_are_installed_only_where_a_wheel_is_missing_and_only_tho
                                              "apt-cache show liblgpio-dev"})   # plain Debian: no liblgpio-dev
     installer.install_package(debian_arm)
     assert debian_arm.ran[-2:] == ["apt-get install --yes --no-install-recommends python3-dev build-essential swig",
-                                   f"env PYPI=1 {PIP} --editable /opt/cardtable/app"]   # lgpio builds lg inside
+                                   f"{PIP} --editable /opt/cardtable/app"]
     assert "(liblgpio-dev not in this system's archive: left out)" in capsys.readouterr().out
     pi_os = Machine(installer, failing={f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app"})
     installer.install_package(pi_os)
-    assert pi_os.ran[-2:] == ["apt-get install --yes --no-install-recommends python3-dev build-essential swig "
-                              "liblgpio-dev", f"{PIP} --editable /opt/cardtable/app"]
-
-
-def test_lgpio_builds_its_own_lg_library_where_the_archive_has_none(tmp_path):
-    """What the installer does on plain Debian on arm64, done on this machine: lgpio's sources from PyPI, built
-    with PYPI=1 and without the lg library installed (no liblgpio-dev), give a module that imports and speaks."""
-    assert not needs({"swig": "swig", "gcc": "build-essential"})
-    assert not Path("/usr/include/lgpio.h").exists(), "this machine has liblgpio-dev: the test would prove nothing"
-    subprocess.run([sys.executable, "-m", "venv", tmp_path / "venv"], check=True)
-    built = subprocess.run([tmp_path / "venv/bin/pip", "install", "--no-binary", "lgpio", "lgpio>=0.2"],
-                           env=os.environ | {"PYPI": "1"}, capture_output=True, text=True)
-    assert built.returncode == 0, built.stderr[-2000:]
-    said = subprocess.run([tmp_path / "venv/bin/python", "-c", "import lgpio; print(lgpio.get_module_version())"],
-                          capture_output=True, text=True)
-    assert said.returncode == 0 and said.stdout.strip(), said.stderr
+    assert pi_os.ran[-2] == ("apt-get install --yes --no-install-recommends python3-dev build-essential swig "
+                             "liblgpio-dev")
 
 
 def test_without_udevd_the_rule_is_written_and_its_reload_skipped_in_one_line(installer, capsys):
