@@ -2,7 +2,8 @@
 the pi-4-seat layout on emulated hardware, full screen, its display loop drawing at its full frame rate) on each
 display path this machine can run: SDL's dummy driver (drawing into memory only), and on an X server (Xvfb,
 started here when it is installed) SDL's software framebuffer and its GL one (Mesa; llvmpipe on a machine without a
-GPU). The Pi's own path, SDL's KMSDRM, is measured where the tests boot it on a KMS card (tests/appliance)."""
+GPU). The Pi's own path, the table's own KMS screen (table/screen/kms.py), needs a KMS card: the appliance test
+measures it where it boots the system in QEMU (tests/appliance/test_booted.py)."""
 from __future__ import annotations
 
 import contextlib

@@ -18,7 +18,8 @@ HUBS = 8               # a hub table: each hub polls its own PADS while the othe
 HUB_STEP_US = 300      # assumed, not measured: a hub's loop step besides its reader's poll (serial, buttons, lights)
 HOST_ROUND_S = 0.02    # the host polls its hub pads (the hubs' last reports) every poll_interval
 LAYS = 400             # cards laid at random moments, for the time to place one
-BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}   # a MIFARE Classic, an NTAG, a 10-byte card
+# a MIFARE Classic, an NTAG, a 10-byte card
+BENCH_UIDS = {4: "04A1B2C3", 7: "04112233445566", 10: "0102030405060708090A"}
 SPI_HZ = 1_000_000
 OVERHEAD_US = 25.0     # assumed host cost of one SPI transfer (a spidev call on a Pi, machine.SPI on a Pico)
 

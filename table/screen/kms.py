@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import pygame
 
 
-def _iowr(number: int, layout: str) -> int:
+def iowr(number: int, layout: str) -> int:
     """DRM_IOWR(number, struct): the request of a DRM ioctl that reads and writes that struct."""
     return 3 << 30 | struct.calcsize(layout) << 16 | ord("d") << 8 | number
 
@@ -40,10 +40,10 @@ FB = "7I"               # struct drm_mode_fb_cmd
 FLIP = "4IQ"            # struct drm_mode_crtc_page_flip
 ONE = "I"               # a handle or a framebuffer id
 REQUESTS = {
-    "resources": _iowr(0xA0, RESOURCES), "set_crtc": _iowr(0xA2, CRTC), "encoder": _iowr(0xA6, ENCODER),
-    "connector": _iowr(0xA7, CONNECTOR), "add_fb": _iowr(0xAE, FB), "remove_fb": _iowr(0xAF, ONE),
-    "flip": _iowr(0xB0, FLIP), "create_dumb": _iowr(0xB2, CREATE_DUMB), "map_dumb": _iowr(0xB3, MAP_DUMB),
-    "destroy_dumb": _iowr(0xB4, ONE),
+    "resources": iowr(0xA0, RESOURCES), "set_crtc": iowr(0xA2, CRTC), "encoder": iowr(0xA6, ENCODER),
+    "connector": iowr(0xA7, CONNECTOR), "add_fb": iowr(0xAE, FB), "remove_fb": iowr(0xAF, ONE),
+    "flip": iowr(0xB0, FLIP), "create_dumb": iowr(0xB2, CREATE_DUMB), "map_dumb": iowr(0xB3, MAP_DUMB),
+    "destroy_dumb": iowr(0xB4, ONE),
 }
 CONNECTED = 1            # drm_mode_connection
 PREFERRED = 1 << 3       # DRM_MODE_TYPE_PREFERRED: the screen's own choice
@@ -64,14 +64,17 @@ class Mode:
 
 
 class Card:
-    """The kernel's DRM interface of an open card: each ioctl a struct in, the struct the kernel filled out."""
+    """The kernel's DRM interface of an open card: each ioctl (one of `requests`, by name) a struct in, the struct
+    the kernel filled out."""
+
+    requests = REQUESTS
 
     def __init__(self, path: str) -> None:
         self.fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
 
     def ask(self, name: str, layout: str, *values) -> tuple:
         buffer = bytearray(struct.pack(layout, *values))
-        fcntl.ioctl(self.fd, REQUESTS[name], buffer)
+        fcntl.ioctl(self.fd, self.requests[name], buffer)
         return struct.unpack(layout, buffer)
 
     def resources(self, count_at: int, pointer_at: int) -> list[int]:
@@ -118,8 +121,9 @@ class Buffer:
 
 class KmsScreen:
     """The screen of the first connected connector of the card at `path`, at its forced or preferred mode:
-    `surface` is the page to draw into, `show()` puts it on the screen. KmsError when the card shows nothing (nothing connected, no
-    free CRTC, another program holding the display). `open_card` opens the card (tests give an emulated one)."""
+    `surface` is the page to draw into, `show()` puts it on the screen. KmsError when the card shows nothing
+    (nothing connected, no free CRTC, another program holding the display). `open_card` opens the card (tests
+    give an emulated one)."""
 
     def __init__(self, path: str, open_card: Callable[[str], Card] = Card) -> None:
         self.card = open_card(path)
@@ -163,7 +167,7 @@ class KmsScreen:
 
     def _choose(self) -> tuple[int, int, Mode]:
         """The first connected connector, a CRTC its encoder drives (the one it is on, else the first it can),
-        and the connector's preferred mode."""
+        and the connector's mode (`_preferred`)."""
         crtcs = self.card.resources(5, 1)
         for connector in self.card.resources(6, 2):
             found = self.card.ask("connector", CONNECTOR, *[0] * 8, connector, *[0] * 7)

@@ -390,7 +390,7 @@ for unit in cardtable cardtable-fallback; do
     pid=$(systemctl show -p MainPID --value $unit.service)
     [ "$pid" = 0 ] || echo "$unit memory:" $(grep -E '^(VmHWM|VmRSS)' /proc/$pid/status)
 done
-python3 /usr/local/sbin/kms_screen.py /dev/dri/card0 /var/tmp/screen.raw
+/opt/cardtable/venv/bin/python /usr/local/sbin/kms_screen.py /dev/dri/card0 /var/tmp/screen.raw
 echo KMS state:
 cat /sys/kernel/debug/dri/0/state
 """
@@ -404,7 +404,7 @@ echo detect > $status
 while said | grep -q "waiting for a screen"; do sleep 1; done
 sleep 10
 echo "plugged again: $(cat $status); the table: $(said)"
-python3 /usr/local/sbin/kms_screen.py /dev/dri/card0 /var/tmp/screen-again.raw
+/opt/cardtable/venv/bin/python /usr/local/sbin/kms_screen.py /dev/dri/card0 /var/tmp/screen-again.raw
 echo KMS state again:
 cat /sys/kernel/debug/dri/0/state
 """

@@ -18,8 +18,9 @@ def mode(width: int, height: int, preferred: bool = False, forced: bool = False)
 
 
 class EmulatedCard(kms.Card):
-    """A card (what the kernel answers to the ioctls `kms.Card` asks) whose connectors are `connectors` (id -> (connected, modes, encoder id)); every encoder can drive
-    every CRTC and is on none. `pending` flips wait for the next `vblank()`; `busy` makes the kernel refuse."""
+    """A card (what the kernel answers to the ioctls `kms.Card` asks) whose connectors are `connectors` (id ->
+    (connected, modes, encoder id)); every encoder can drive every CRTC and is on none. `pending` flips wait for
+    the next `vblank()`; a flip asked while one is pending is refused (EBUSY), as the kernel does."""
 
     def __init__(self, connectors: dict[int, tuple[bool, list[bytes], int]], crtcs: tuple[int, ...] = (41, 42),
                  pitch_extra: int = 0) -> None:

@@ -1,5 +1,6 @@
 """The table's own KMS screen (table/screen/kms.py) on an emulated card: the connected connector at the mode
-forced on the kernel's command line or its preferred one, the page copied into the buffer not shown and flipped onto the screen at the next vertical blank."""
+forced on the kernel's command line or its preferred one, the page copied into the buffer not shown and flipped
+onto the screen at the next vertical blank."""
 from __future__ import annotations
 
 import struct
