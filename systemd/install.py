@@ -385,9 +385,10 @@ def install_hall(system: System, address: str | None, web: str | None, tables: l
     enable(system, "mosquitto.service", restart="restart" if changed else "start")
     enable(system, HALL_UNIT, restart="restart")
     host, _, port = settings["CARDTABLE_HALL_WEB"].rpartition(":")
-    print(f"Hall installed: its pages at http://{address if host in ('0.0.0.0', '::', '') else host}:{port}/. "
-          f"A table's link file is {BROKER}/tables/NAME.link (--add-table NAME makes it): copy it to the table, "
-          "then there: sudo python3 systemd/install.py --link NAME.link")
+    pages = f"http://{address if host in ('0.0.0.0', '::', '') else host}:{port}"
+    print(f"Hall installed: its pages at {pages}/, the staff page (player cards) at {pages}/staff; its password: "
+          f"sudo cat {BROKER}/staff.password. A table's link file is {BROKER}/tables/NAME.link (--add-table NAME "
+          "makes it): copy it to the table, then there: sudo python3 systemd/install.py --link NAME.link")
 
 
 def apt_install(system: System, packages: tuple[str, ...]) -> None:

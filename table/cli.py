@@ -208,6 +208,9 @@ def _declare_hall(commands) -> None:
                       help="with --setup: a table that may publish (repeatable)")
     hall.add_argument("--web", type=address, default=address("0.0.0.0:8080"), metavar="HOST:PORT",
                       help="where the hall's pages are served (default: 0.0.0.0:8080, every address of this machine)")
+    hall.add_argument("--staff-password-file", type=Path, metavar="FILE",
+                      help="the staff page's password (staff.password, made by --setup); without it the staff page "
+                      "is off")
 
 
 def _declare_cafe(commands) -> None:
@@ -335,7 +338,8 @@ def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         from table.cafe.link import link_command
         return link_command(args.table, args.broker, args.port, args.password_file, args.ca, args.state)
     from table.cafe.hall import hall_command
-    return hall_command(args.broker, args.port, args.password_file, args.ca, args.state, args.web)
+    return hall_command(args.broker, args.port, args.password_file, args.ca, args.state, args.web,
+                        args.staff_password_file)
 
 
 def port(text: str) -> int:

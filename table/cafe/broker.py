@@ -8,10 +8,13 @@ import json
 import secrets
 import socket
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from table.cafe.mqtt import HALL_USER, PLAYERS, CafeError, table_name
 
+STAFF_PASSWORD = "staff.password"   # the hall's staff page's password, in the set-up's folder
+READABLE = "abcdefghjkmnpqrstuvwxyz23456789"   # a staff password's letters: none read as another
 AUTOSAVE_S = 2        # how often Mosquitto writes its queues and retained messages to disk
 CERTIFICATE_DAYS = 3650
 
@@ -51,7 +54,8 @@ def set_up(folder: Path, tables: list[str], port: int = 8883, bind: str = "0.0.0
     a system's Mosquitto, in its conf.d/), acl, passwords (hashed by mosquitto_passwd), credentials/NAME (each
     client's password, mode 0600), the CA (ca.crt, the file the clients trust) with the broker's certificate for
     `hosts` (besides this machine's names), and tables/NAME.link (all a table's link needs, for `install.py
-    --link`; mode 0600): the credentials and certificates made once, kept when set up again."""
+    --link`; mode 0600), and staff.password (the staff page's, mode 0600): the credentials and certificates made
+    once, kept when set up again."""
     names = [table_name(t) for t in tables]
     if HALL_USER in names:
         raise CafeError(f"{HALL_USER!r} is the hall's own name: name the table otherwise")
@@ -68,6 +72,7 @@ def set_up(folder: Path, tables: list[str], port: int = 8883, bind: str = "0.0.0
     _write(folder / "acl", acl(names))
     _write(folder / "mosquitto.conf", configuration(folder, port, bind, user))
     _write(folder / "cardtable.conf", listener(folder, port, bind))
+    staff_password(folder)
     (folder / "tables").mkdir(mode=0o700, exist_ok=True)
     for name in names:
         link = {"table": name, "hall": (*hosts, "localhost")[0], "port": port, "password": credential(folder, name),
@@ -118,10 +123,21 @@ def _run(command: list[str], package: str) -> None:
         raise CafeError(f"{command[0]}: {(error.stderr.strip().splitlines() or ['failed'])[-1]}") from None
 
 
+def staff_password(folder: Path) -> str:
+    """The staff page's password, read from staff.password, made the first time: four groups of five letters
+    and digits to type on a phone (about 99 bits)."""
+    return _secret(folder / STAFF_PASSWORD,
+                   lambda: "-".join("".join(secrets.choice(READABLE) for _ in range(5)) for _ in range(4)))
+
+
 def credential(folder: Path, name: str) -> str:
     """Client `name`'s password: read from credentials/NAME, made (random) the first time."""
-    path = folder / "credentials" / name
+    return _secret(folder / "credentials" / name, lambda: secrets.token_urlsafe(24))
+
+
+def _secret(path: Path, made: Callable[[], str]) -> str:
+    """The secret in the file at `path`, made by `made` the first time (the file's mode 0600)."""
     if not path.exists():
         path.touch(mode=0o600)
-        path.write_text(secrets.token_urlsafe(24) + "\n")
+        path.write_text(made() + "\n")
     return path.read_text().strip()

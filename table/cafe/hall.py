@@ -18,8 +18,9 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from table.cafe.broker import set_up
+from table.cafe.broker import STAFF_PASSWORD, set_up
 from table.cafe.pages import Bulletin, Pages, listening
+from table.cafe.staff import Staff
 from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, PLAYERS, Broker, ack, client, digest, read_password, start,
                              stopped_by_signal, topic)
 from table.storage import open_store, transaction
@@ -51,6 +52,12 @@ CREATE TABLE IF NOT EXISTS tables (
     status TEXT,                         -- online, offline
     live   TEXT                          -- its public state now (JSON), as it published it
 );
+CREATE TABLE IF NOT EXISTS cards (  -- the player cards enrolled on the staff page
+    uid   TEXT PRIMARY KEY,             -- the card's UID, as the registry writes it
+    pid   TEXT NOT NULL,                -- its player's id (p- and 12 hex digits)
+    name  TEXT NOT NULL,
+    since TEXT NOT NULL                 -- UTC, ISO 8601: when it was enrolled
+);
 CREATE INDEX IF NOT EXISTS games_by_time ON games (tbl, at);   -- a table's latest games, for the pages
 """
 SEQ = re.compile(r"[0-9]{1,18}")
@@ -74,6 +81,8 @@ class Hall:
         self._cards: dict[str, dict] = {}   # the player cards the stored games name: UID -> {"id", "name"}
         for body, in self._db.execute("SELECT body FROM games ORDER BY at, seq"):
             self._learn(json.loads(body))
+        self._enrolled = {uid: {"id": pid, "name": name}   # those enrolled here, which win over the games'
+                          for uid, pid, name in self._db.execute("SELECT uid, pid, name FROM cards")}
         self._cards_sent: str | None = None   # the cards as last published (None: not since connecting)
 
     def run(self, stop: threading.Event, pages: Pages) -> None:
@@ -122,10 +131,30 @@ class Hall:
             self._cards.update((p["card"], p) for p in players.values() if isinstance(p, dict)
                                and isinstance(p.get("card"), str))
 
+    def cards(self) -> dict[str, dict]:
+        """Every player card the hall knows: UID -> {"id", "name", "here"} (here: enrolled on the staff page)."""
+        with self._lock:
+            return {uid: {**card, "here": False} for uid, card in self._cards.items()} | {
+                uid: {**card, "here": True} for uid, card in self._enrolled.items()}
+
+    def enrol(self, uid: str, pid: str, name: str) -> str | None:
+        """Enrol card `uid` as player `pid`'s, named `name` (checked by the caller), and publish it for every
+        table; when the hall already knows that card, nothing changes and its player's name is returned."""
+        with self._lock:
+            owner = self._enrolled.get(uid) or self._cards.get(uid)
+            if owner is not None:
+                return owner["name"]
+            with transaction(self._db):
+                self._db.execute("INSERT INTO cards VALUES (?, ?, ?, ?)", (uid, pid, name, _now()))
+            self._enrolled[uid] = {"id": pid, "name": name}
+        log.info("player card %s enrolled for %s (%s)", uid, pid, name)
+        self.publish_cards(self.client)
+        return None
+
     def publish_cards(self, client: mqtt.Client) -> None:
         """Publish the player cards the hall knows, retained, for every table's link, when they changed."""
         with self._lock:
-            text = hall_cards(self._cards)
+            text = hall_cards(self._cards | self._enrolled)
             if text == self._cards_sent:
                 return
             self._cards_sent = text
@@ -208,21 +237,23 @@ def _now() -> str:
 
 
 def hall_command(host: str, port: int, password_file: Path, ca: Path | None, state: Path,
-                 web: tuple[str, int]) -> int:
+                 web: tuple[str, int], staff_password_file: Path | None = None) -> int:
     """`cardtable hall`: store and acknowledge the tables' games in STATE/hall.sqlite, and serve the pages at `web`
-    (host, port), until stopped."""
+    (host, port), the staff page signed in to with the password in `staff_password_file` (None: off), until
+    stopped."""
+    staff = Staff(read_password(staff_password_file)) if staff_password_file else None
     listener = listening(web)
     bulletin = Bulletin()
     hall = Hall(state / "hall.sqlite", Broker(host, port, HALL_USER, read_password(password_file), ca), bulletin.notify)
-    hall.run(stopped_by_signal(), Pages(hall, bulletin, listener))
+    hall.run(stopped_by_signal(), Pages(hall, bulletin, listener, staff))
     return 0
 
 
 def setup_command(folder: Path, tables: list[str], port: int, host: str) -> int:
     """`cardtable hall --setup FOLDER --table T...`: write the broker's files and say how to start it."""
     set_up(folder, tables, port, hosts=(host,))
-    print(f"broker files in {folder}: start it with mosquitto -c {folder / 'mosquitto.conf'} (or put "
+    print(f"hall files in {folder}: start the broker with mosquitto -c {folder / 'mosquitto.conf'} (or put "
           f"{folder / 'cardtable.conf'} in a system Mosquitto's conf.d/); the clients trust {folder / 'ca.crt'}; each "
           f"one's password is in {folder / 'credentials'}/NAME; a table's link file, for install.py --link, is "
-          f"{folder / 'tables'}/NAME.link")
+          f"{folder / 'tables'}/NAME.link; the staff page's password is in {folder / STAFF_PASSWORD}")
     return 0

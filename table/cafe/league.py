@@ -15,7 +15,7 @@ hall that stores a late game (a table back from a week offline) gives the same r
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -97,9 +97,10 @@ def read(body: dict) -> Game | None:
 
 
 class League:
-    """The players of the games `bodies` (in any order), their records and ratings, and the monthly league."""
+    """The players of the games `bodies` (in any order), their records and ratings, and the monthly league; the
+    `enrolled` players (pid -> name) are among them before their first game."""
 
-    def __init__(self, bodies: Iterable[dict], evenings: int = EVENINGS) -> None:
+    def __init__(self, bodies: Iterable[dict], evenings: int = EVENINGS, enrolled: Mapping[str, str] = {}) -> None:
         self.evenings = evenings
         self.games = sorted((g for body in bodies if (g := read(body)) is not None), key=lambda g: g.ended)
         self.records: dict[str, Record] = {}
@@ -112,6 +113,8 @@ class League:
                 record.met.update(other for other, _ in game.players.values() if other != pid)
             if game.players:
                 self._rate(model, ratings[game.game], game)
+        for pid, name in enrolled.items():
+            self.records.setdefault(pid, Record(pid, name))
 
     def _rate(self, model: PlackettLuce, known: dict, game: Game) -> None:
         """Rate `game` with the players' ratings at this game so far (`known`: pid -> rating), guests as newcomers."""

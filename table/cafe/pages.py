@@ -1,7 +1,8 @@
 """The hall's web pages (docs/cafe.md): the hall screen (`/`, every table) and a spectator page per table
 (`/table/NAME`), kept live by server-sent events (`/events`, `/table/NAME/events`): each change the hall keeps sends
 the card of the table it concerns, which replaces the card on the page; and the café's players (`/players`,
-`/players/PID`) and their monthly league (`/league?month=YYYY-MM`), from the games stored (table/cafe/league.py).
+`/players/PID`) and their monthly league (`/league?month=YYYY-MM`), from the games stored (table/cafe/league.py);
+and the staff page (`/staff`, table/cafe/staff.py), where staff enrol player cards.
 Starlette on uvicorn, in a thread of the hall's process; Jinja2 escapes everything a page shows.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ from starlette.templating import Jinja2Templates
 
 from table.cafe.league import League
 from table.cafe.mqtt import NAME, CafeError
+from table.cafe.staff import Staff, routes
 from table.cafe.view import card, language, when
 from table.screen.i18n import Translator
 
@@ -100,8 +102,9 @@ class Stream:
         return None if None in changed else changed
 
 
-def app(hall: Hall, bulletin: Bulletin) -> Starlette:
-    """The pages of `hall`, kept live by `bulletin`."""
+def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette:
+    """The pages of `hall`, kept live by `bulletin`; its staff page signed in to by `staff` (None: no staff
+    password, the staff page says so)."""
     templates = Jinja2Templates(env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True))
     fragment = templates.get_template("card.html")
 
@@ -121,7 +124,8 @@ def app(hall: Hall, bulletin: Bulletin) -> Starlette:
             **context}, status_code=status, headers=HEADERS)
 
     def league() -> League:
-        return League(body for *_, body in hall.games())
+        return League((body for *_, body in hall.games()),
+                      enrolled={card["id"]: card["name"] for card in hall.cards().values()})
 
     async def players_page(request: Request):
         found = await run_in_threadpool(league)
@@ -176,7 +180,8 @@ def app(hall: Hall, bulletin: Bulletin) -> Starlette:
     return Starlette(routes=[
         Route("/", hall_page), Route("/events", events), Route("/table/{name}", table_page),
         Route("/table/{name}/events", events), Route("/players", players_page), Route("/players/{pid}", player_page),
-        Route("/league", league_page), Mount("/static", StaticFiles(directory=HERE / "static")),
+        Route("/league", league_page), *routes(hall, staff, page, _language),
+        Mount("/static", StaticFiles(directory=HERE / "static")),
     ])
 
 
@@ -199,12 +204,13 @@ def listening(address: tuple[str, int]) -> socket.socket:
 
 
 class Pages:
-    """`hall`'s pages served on the socket `listener` in a thread of their own, live by `bulletin`."""
+    """`hall`'s pages served on the socket `listener` in a thread of their own, live by `bulletin`, its staff
+    signing in by `staff`."""
 
-    def __init__(self, hall: Hall, bulletin: Bulletin, listener: socket.socket) -> None:
+    def __init__(self, hall: Hall, bulletin: Bulletin, listener: socket.socket, staff: Staff | None = None) -> None:
         self.socket = listener
         self.bulletin = bulletin
-        self.server = uvicorn.Server(uvicorn.Config(app(hall, bulletin), log_config=None, access_log=False,
+        self.server = uvicorn.Server(uvicorn.Config(app(hall, bulletin, staff), log_config=None, access_log=False,
                                                     lifespan="off", timeout_graceful_shutdown=2))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listener]}, name="pages",
                                        daemon=True)

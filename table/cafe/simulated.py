@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from table.cafe.broker import set_up
+from table.cafe.broker import STAFF_PASSWORD, set_up, staff_password
 from table.cafe.mqtt import HALL_USER, CafeError, stopped_by_signal
 from table.layout import load_layout
 from table.registry import GAMES
@@ -82,7 +82,8 @@ def cafe_command(tables: int, web: tuple[str, int], folder: Path | None, seconds
     try:
         wait_listening(port, processes[0])
         processes.append(started([sys.executable, "-m", "table", "hall", *client_options(home / "broker", port,
-                                  HALL_USER), "--state", str(home / "hall"), "--web", f"{web[0]}:{web[1]}"],
+                                  HALL_USER), "--state", str(home / "hall"), "--web", f"{web[0]}:{web[1]}",
+                                  "--staff-password-file", str(home / "broker" / STAFF_PASSWORD)],
                                  home / "hall.log"))
         for n, (name, game) in enumerate(zip(names, GAMES)):
             state = home / name / "cardtable"
@@ -94,7 +95,8 @@ def cafe_command(tables: int, web: tuple[str, int], folder: Path | None, seconds
             processes.append(started([sys.executable, "-m", __name__, str(state), game, str(n + 1), *regulars],
                                      home / f"table-{name}.log"))
         print(f"a café of {tables} tables ({', '.join(f'{n}: {g}' for n, g in zip(names, GAMES))}); its hall: "
-              f"http://{web[0]}:{web[1]}/ ; files and logs in {home}; Ctrl-C stops it", flush=True)
+              f"http://{web[0]}:{web[1]}/ ; its staff page: http://{web[0]}:{web[1]}/staff (password: "
+              f"{staff_password(home / 'broker')}); files and logs in {home}; Ctrl-C stops it", flush=True)
         _wait(processes, seconds)
     finally:
         for process in reversed(processes):

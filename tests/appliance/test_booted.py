@@ -242,7 +242,8 @@ def exposure(machine: Machine, unit: str) -> float:
 
 def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     """docs/cafe.md's set-up on one machine: install.py --hall --add-table t1 (Debian's Mosquitto, TLS on 8883),
-    then install.py --link with t1's link file. The hall and the link are active with an exposure of at most 2.5;
+    then install.py --link with t1's link file. The hall and the link are active with an exposure of at most 2.5,
+    and the hall's staff page takes the staff password the installer made (root's only) and no other;
     the table's live state and a finished game reach hall.sqlite, and the hall's acknowledgement link.sqlite, from
     which the table, started again, prunes its outbox; the link writes its own directory and not the table's; a
     second run of each installer writes nothing and leaves the broker running as it was; `--hall --uninstall`
@@ -259,6 +260,11 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
             until(lambda: machine.show(unit, "ActiveState")["ActiveState"] == "active", 60, f"{unit} active")
         scores = {unit: exposure(machine, unit) for unit in ("cardtable-hall.service", "cardtable-link.service")}
         assert max(scores.values()) <= 2.5, scores
+        staff = (machine.root / "etc/mosquitto/cardtable/staff.password")
+        assert staff.stat().st_mode & 0o777 == 0o600 and "/staff" in hall.stdout   # root's; the installer says where
+        for password, answer in ((staff.read_text().strip(), ["303", "True"]), ("not it", ["401", "False"])):
+            until(lambda: machine.run("/opt/cardtable/venv/bin/python", "-c", STAFF_SIGN_IN,
+                                      password).stdout.split() == answer, 30, f"the staff page answering {answer}")
         history = machine.root / "var/lib/cardtable/history.sqlite"
         record = History(history)
         record.record([played(1)])
@@ -316,6 +322,13 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     print(f"\ninstall --hall and --link: {install_s:.1f} s; systemd-analyze security (booted): {scores}")
 
 
+STAFF_SIGN_IN = """if True:   # the hall's staff page, signed in to as a browser does: PASSWORD -> its status, a session or not
+    import http.client, sys, urllib.parse
+    hall = http.client.HTTPConnection("127.0.0.1", 8080, timeout=30)
+    hall.request("POST", "/staff/sign-in", urllib.parse.urlencode({"password": sys.argv[1]}),
+                 {"Origin": "http://127.0.0.1:8080", "Content-Type": "application/x-www-form-urlencoded"})
+    answer = hall.getresponse()
+    print(answer.status, "cardtable-staff=" in (answer.getheader("set-cookie") or ""))"""
 MANUAL = REPO / "docs/appliance.md"
 PI_CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
 # What differs here from a Pi, and only that: the owner's command -> what runs here instead

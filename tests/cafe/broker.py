@@ -14,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from table.cafe.broker import credential, set_up
+from table.cafe.broker import STAFF_PASSWORD, credential, set_up
 from table.cafe.mqtt import HALL_USER, Broker
 from table.cafe.simulated import HOST, free_port
 
@@ -95,7 +95,8 @@ class RunningBroker:
         """`cardtable hall` keeping hall.sqlite in `state`, on this broker, its pages on loopback's `web_port`
         (not started)."""
         return self.service(["table", "--verbose", "hall", *self.options(HALL_USER), "--state", str(state),
-                             "--web", f"{HOST}:{self.web_port}"], state.parent / "hall.log")
+                             "--web", f"{HOST}:{self.web_port}", "--staff-password-file",
+                             str(self.folder / STAFF_PASSWORD)], state.parent / "hall.log")
 
     def service(self, args: list[str], log: Path) -> Service:
         """A process killed with this broker (not started)."""

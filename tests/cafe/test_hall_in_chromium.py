@@ -1,8 +1,10 @@
 """End to end: Debian's Chromium, headless, keeps the hall page open while a table of bots joins, plays and finishes
 a game, then its link stops; the real hall process, on Debian's real Mosquitto, shows it all on the page live, without
-a reload."""
+a reload. And staff, signed in to the staff page in Chromium, enrol a player card that then seats its player at a
+table."""
 from __future__ import annotations
 
+import json
 import random
 import signal
 import time
@@ -10,13 +12,15 @@ import urllib.request
 
 import pytest
 
+from table.cafe.broker import staff_password
 from table.layout import load_layout
 from table.registry import GAMES
 from table.sim.simulated_table import SimulatedTable
 from table.storage.files import TableFiles
+from table.storage.hall_cards import hall_cards_file
 from tests.cafe.broker import HOST, needs, until
 from tests.cafe.chromium import TOOLS, Chromium
-from tests.cafe.test_link import table_state
+from tests.cafe.test_link import card_tapped, table_state
 
 CARD = "document.getElementById('table-t1')"
 
@@ -29,6 +33,14 @@ def chromium(tmp_path):
     browser = Chromium(tmp_path)
     yield browser
     browser.close()
+
+
+def loaded(chromium: Chromium, page: str, path: str) -> bool:
+    """Whether the tab `page` shows `path`, loaded (False while it navigates)."""
+    try:
+        return chromium.evaluate(page, f"document.readyState == 'complete' && location.pathname == '{path}'")
+    except AssertionError:   # the page went while asked
+        return False
 
 
 def answers(url: str) -> bool:
@@ -78,3 +90,33 @@ def test_a_game_finished_at_a_table_appears_live_on_the_hall_page_in_chromium(tm
     assert hall.ended() == 0
     until(lambda: chromium.evaluate(page, "document.body.classList.contains('stale')"), 10, "the page says so")
     print(f"hall page in Chromium: {time.monotonic() - began:.1f} s")
+
+
+def test_a_player_card_enrolled_on_the_staff_page_in_chromium_seats_its_player_at_a_table(tmp_path, broker, chromium):
+    hall = broker.hall(tmp_path / "hall").start()
+    state = table_state(tmp_path)
+    broker.link("t1", state).start()
+    url = f"http://{HOST}:{broker.web_port}/staff?lang=fr"
+    until(lambda: answers(url), 15, "the hall's pages served")
+    page = chromium.open(url)
+    until(lambda: loaded(chromium, page, "/staff"), 15, "the staff page loaded")
+    chromium.evaluate(page, f"document.getElementById('password').value = '{staff_password(broker.folder)}'")
+    chromium.evaluate(page, "document.querySelector('#sign-in button').click()")
+    until(lambda: loaded(chromium, page, "/staff") and chromium.evaluate(page, "!!document.getElementById('uid')"),
+          15, "signed in")
+    chromium.evaluate(page, "document.getElementById('name').value = 'Zoé'")
+    chromium.evaluate(page, "document.getElementById('uid').value = '04:5a:0e:00:00:00:01'")   # as a USB reader types
+    sent = time.monotonic()
+    chromium.evaluate(page, "document.querySelector('#new-player button').click()")
+    until(lambda: loaded(chromium, page, "/staff") and chromium.evaluate(page, "!!document.getElementById('done')"),
+          15, "the card enrolled")
+    assert chromium.evaluate(page, "document.getElementById('done').innerText").startswith(
+        "Carte 045A0E00000001 enregistrée pour Zoé")
+    chromium.screenshot(page, tmp_path / "staff.png")
+    cards = hall_cards_file(state)
+    until(lambda: cards.exists() and "045A0E00000001" in cards.read_text(), 15, "Zoé's card written for t1")
+    print(f"card enrolled at the hall to the table's players.json: {time.monotonic() - sent:.2f} s")
+    zoe = json.loads(cards.read_text())["cards"]["045A0E00000001"]["id"]
+    assert card_tapped(state, zoe) == ({"4": "Zoé"}, [4])
+    hall.kill(signal.SIGTERM)
+    assert hall.ended() == 0

@@ -220,14 +220,22 @@ def test_a_player_card_enrolled_at_one_table_seats_its_player_at_another(tmp_pat
         {"2": {"id": alice, "name": "Alice", "card": uid}}], 15, "the game and its player at the hall")
     cards = hall_cards_file(two)
     until(lambda: cards.exists() and alice in cards.read_text(), 15, "Alice's card written for t2")
-    other = TableFiles(two / "journal.sqlite", two / "registry.sqlite")
-    there = SimulatedTable(load_layout("sim-6-single"), other.journal, other.registry, game="feira-torio", seed=4)
-    there.tap("seat4", alice)
-    assert there.session.table_view()["names"] == {"4": "Alice"} and there.session.joined == [4]
-    there.close()
-    other.close()
+    assert card_tapped(two, alice) == ({"4": "Alice"}, [4])
     published(broker.broker("t1"), [(PLAYERS, hall_cards({"04E0000000000E": {"id": alice, "name": "Eve"}}))])
     assert json.loads(retained(broker.broker("t2"), PLAYERS))["cards"] == {uid: {"id": alice, "name": "Alice"}}
+
+
+def card_tapped(state, pid: str) -> tuple[dict, list]:
+    """Player `pid`'s card tapped at seat 4 in the lobby of a simulated table whose state directory is `state`:
+    the seats' names and the seats joined then."""
+    files = TableFiles(state / "journal.sqlite", state / "registry.sqlite")
+    sim = SimulatedTable(load_layout("sim-6-single"), files.journal, files.registry, game="feira-torio", seed=4)
+    try:
+        sim.tap("seat4", pid)
+        return sim.session.table_view()["names"], sim.session.joined
+    finally:
+        sim.close()
+        files.close()
 
 
 def test_the_hall_stores_each_game_once_checks_its_digest_and_never_acknowledges_a_gap(tmp_path):

@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 
+from table.cafe.broker import staff_password
 from tests.cafe.broker import REPO, free_port, needs, until
 
 
@@ -34,12 +35,15 @@ def test_a_simulated_cafe_shows_its_tables_games_and_players_at_the_hall_then_st
         until(lambda: page(hall).count('class="table online"') == 2, 30, "both tables online at the hall")
         until(lambda: "<li>" in page(hall), 60, "a finished game at the hall")
         assert "Alice" in page(f"{hall}/players") and "<table" in page(f"{hall}/league")
+        assert 'id="sign-in"' in page(f"{hall}/staff"), "the staff page is on"
         cafe.terminate()   # as Ctrl-C or systemd would stop it
         output, _ = cafe.communicate(timeout=30)
     finally:
         cafe.kill()
     assert cafe.returncode == 0, output
     assert f"its hall: http://127.0.0.1:{web}/" in output and "Traceback" not in output
+    assert f"its staff page: http://127.0.0.1:{web}/staff (password: {staff_password(tmp_path / 'cafe/broker')})" \
+        in output
     time.sleep(0.5)
     left = subprocess.run(["pgrep", "-f", str(tmp_path / "cafe")], capture_output=True, text=True).stdout
     assert left == "", "every process of the café stopped"

@@ -1,0 +1,197 @@
+"""The hall's staff page through Starlette's TestClient: the sign-in (the password, a second per wrong guess, the
+session's cookie and its end), forms refused unless they come from the staff page itself, and player cards
+enrolled (a new player, another card for a known one), kept in hall.sqlite and published for every table; bad input
+said in words and changing nothing."""
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from table.cafe.hall import Hall
+from table.cafe.mqtt import HALL_USER, PLAYERS, Broker
+from table.cafe.pages import Bulletin, app
+from table.cafe.staff import SESSION_S, Staff, card_uid
+from tests.cafe.test_pages import finished, store
+
+SITE = "http://hall.local:8080"
+ORIGIN = {"Origin": SITE}
+PASSWORD = "abcde-fghjk-mnpqr-stuvw"
+
+
+class Published:
+    """Stands in for the hall's MQTT client: what it was asked to publish."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, int, bool]] = []
+
+    def publish(self, topic: str, payload: str, qos: int, retain: bool) -> None:
+        self.sent.append((topic, payload, qos, retain))
+
+    def cards(self) -> dict:
+        """The player cards last published."""
+        return json.loads([payload for topic, payload, *_ in self.sent if topic == PLAYERS][-1])["cards"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def hall(tmp_path) -> Hall:
+    kept = Hall(tmp_path / "hall.sqlite", Broker("localhost", 1, HALL_USER, "unused"))
+    kept.client = Published()
+    return kept
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def pages(hall, clock):
+    with TestClient(app(hall, Bulletin(), Staff(PASSWORD, clock)), base_url=SITE) as client:
+        yield client
+
+
+def signed_in(pages: TestClient) -> str:
+    """Sign in; the staff page's form token."""
+    answer = pages.post("/staff/sign-in?lang=en", data={"password": PASSWORD}, headers=ORIGIN, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == "/staff?lang=en"
+    return form_token(pages.get("/staff?lang=en").text)
+
+
+def form_token(html: str) -> str:
+    return re.search(r'name="form" value="([^"]+)"', html).group(1)
+
+
+def enrol(pages: TestClient, form: str, headers: dict = ORIGIN, **fields):
+    return pages.post("/staff/cards?lang=en", data={"form": form, **fields}, headers=headers)
+
+
+def said(html: str) -> str:
+    """The staff page's message (what was done or what was wrong)."""
+    found = re.search(r'<p class="(?:done|problem)"[^>]*>(.*?)</p>', html)
+    return found.group(1).replace("&#39;", "'") if found else ""
+
+
+def test_a_player_card_enrolled_by_name_and_uid_is_kept_published_and_listed(pages, hall, tmp_path):
+    form = signed_in(pages)
+    answer = enrol(pages, form, name="Alice", uid=" 04:a2:1c:5b ")
+    assert answer.status_code == 200 and answer.url.path == "/staff", "back on the staff page (no form sent twice)"
+    assert said(answer.text) == "Card 04A21C5B enrolled for Alice: every table knows it within seconds."
+    [(uid, card)] = hall.cards().items()
+    assert uid == "04A21C5B" and card["name"] == "Alice" and card["here"] and re.fullmatch(r"p-[0-9a-f]{12}",
+                                                                                            card["id"])
+    assert hall.client.cards() == {"04A21C5B": {"id": card["id"], "name": "Alice"}}
+    assert hall.client.sent[-1][2:] == (1, True), "QoS 1, retained: a table's link gets it whenever it connects"
+    assert '<code>04A21C5B</code>' in answer.text and f'/players/{card["id"]}' in answer.text
+    players = pages.get("/players?lang=en").text
+    assert "Alice" in players, "an enrolled player is one of the café's players before their first game"
+    assert pages.get(f"/players/{card['id']}?lang=en").status_code == 200
+    again = Hall(tmp_path / "hall.sqlite", Broker("localhost", 1, HALL_USER, "unused"))
+    assert again.cards() == hall.cards(), "kept in hall.sqlite"
+
+
+def test_another_card_for_a_known_player_names_the_same_player(pages, hall):
+    store(hall, "t1", 1, finished(1, {"1": 3, "2": 5}, [2]) | {
+        "players": {"2": {"id": "p-0000000000b0", "name": "Bruno", "card": "04B00000000001"}}})
+    form = signed_in(pages)
+    page = pages.get("/staff?lang=en").text
+    assert '<option value="p-0000000000b0">Bruno</option>' in page and "at a table" in page
+    answer = enrol(pages, form, player="p-0000000000b0", uid="04B00000000002")
+    assert said(answer.text) == "Card 04B00000000002 enrolled for Bruno: every table knows it within seconds."
+    assert {uid: card["id"] for uid, card in hall.cards().items()} == {
+        "04B00000000001": "p-0000000000b0", "04B00000000002": "p-0000000000b0"}
+    assert enrol(pages, form, player="p-00000000dead", uid="04B00000000003").status_code == 400
+
+
+@pytest.mark.parametrize("fields, status, message", [
+    ({"name": "Alice", "uid": "04A21C"}, 400, "“04A21C” is not a card's UID"),
+    ({"name": "Alice", "uid": "ZZ:A2:1C:5B"}, 400, "is not a card's UID"),
+    ({"name": " Alice", "uid": "04A21C5B"}, 400, "A player's name is 1 to 24 printable characters"),
+    ({"name": "A" * 25, "uid": "04A21C5B"}, 400, "A player's name is 1 to 24 printable characters"),
+    ({"name": "", "uid": "04A21C5B"}, 400, "A player's name"),
+    ({"player": "p-0000000000b0", "uid": "04A21C5B"}, 400, "Choose a player the hall knows."),
+    ({"name": "Eve", "uid": "04B00000000001"}, 409, "This card is already Bruno's card: nothing was changed."),
+])
+def test_bad_input_is_said_and_changes_nothing(pages, hall, fields, status, message):
+    store(hall, "t1", 1, finished(1, {"1": 3, "2": 5}, [2]) | {
+        "players": {"2": {"id": "p-0000000000b1", "name": "Bruno", "card": "04B00000000001"}}})
+    before, sent = hall.cards(), len(hall.client.sent)
+    answer = enrol(pages, signed_in(pages), **fields)
+    assert answer.status_code == status and message in said(answer.text)
+    assert hall.cards() == before and len(hall.client.sent) == sent
+    if "name" in fields:   # what was typed is shown again, to be corrected
+        assert f'value="{fields["uid"]}"' in answer.text
+
+
+def test_a_card_enrolled_here_wins_over_one_a_later_game_names_otherwise(pages, hall):
+    enrol(pages, signed_in(pages), name="Alice", uid="04A21C5B")
+    alice = hall.cards()["04A21C5B"]["id"]
+    store(hall, "t1", 1, finished(1, {"1": 3, "2": 5}, [2]) | {
+        "players": {"1": {"id": "p-0000000000e0", "name": "Eve", "card": "04A21C5B"}}})
+    hall.publish_cards(hall.client)
+    assert hall.client.cards()["04A21C5B"] == {"id": alice, "name": "Alice"}
+
+
+def test_a_wrong_password_waits_a_second_and_opens_nothing(pages, hall):
+    began = time.monotonic()
+    answer = pages.post("/staff/sign-in?lang=en", data={"password": PASSWORD[:-1]}, headers=ORIGIN,
+                        follow_redirects=False)
+    assert time.monotonic() - began >= 1.0
+    assert answer.status_code == 401 and said(answer.text) == "Wrong password." and "set-cookie" not in answer.headers
+    answer = enrol(pages, "", name="Alice", uid="04A21C5B")
+    assert answer.status_code == 401 and "You are signed out" in said(answer.text) and hall.cards() == {}
+    assert 'id="sign-in"' in pages.get("/staff").text
+
+
+def test_the_session_is_an_http_only_strict_cookie_for_the_staff_page_that_ends(pages, hall, clock):
+    answer = pages.post("/staff/sign-in", data={"password": PASSWORD}, headers=ORIGIN, follow_redirects=False)
+    cookie = answer.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/staff" in cookie
+    assert f"Max-Age={SESSION_S}" in cookie and answer.headers["cache-control"] == "no-store"
+    form = form_token(pages.get("/staff").text)
+    clock.now += SESSION_S + 1
+    assert enrol(pages, form, name="Alice", uid="04A21C5B").status_code == 401 and hall.cards() == {}
+    form = signed_in(pages)
+    signed_out = pages.post("/staff/sign-out", headers=ORIGIN)
+    assert signed_out.status_code == 200 and 'id="sign-in"' in signed_out.text
+    assert enrol(pages, form, name="Alice", uid="04A21C5B").status_code == 401 and hall.cards() == {}
+
+
+@pytest.mark.parametrize("headers", [{}, {"Origin": "http://evil.example"}, {"Origin": "null"},
+                                     {"Origin": "https://hall.local:8080"}])
+def test_a_form_from_anywhere_else_is_refused(pages, hall, headers):
+    form = signed_in(pages)
+    answer = enrol(pages, form, headers, name="Alice", uid="04A21C5B")
+    assert answer.status_code == 403 and "did not come from the hall's staff page" in said(answer.text)
+    assert pages.post("/staff/sign-in", data={"password": PASSWORD}, headers=headers).status_code == 403
+    assert enrol(pages, "not its token", name="Alice", uid="04A21C5B").status_code == 403
+    assert hall.cards() == {} and hall.client.sent == []
+
+
+def test_without_a_staff_password_the_staff_page_says_it_is_off(hall):
+    with TestClient(app(hall, Bulletin()), base_url=SITE) as pages:
+        page = pages.get("/staff?lang=en")
+        assert page.status_code == 200 and "The staff page is off" in said(page.text)
+        assert pages.post("/staff/sign-in", data={"password": ""}, headers=ORIGIN).status_code == 404
+        assert enrol(pages, "", name="Alice", uid="04A21C5B").status_code == 401 and hall.cards() == {}
+
+
+def test_a_uid_is_read_as_people_and_usb_readers_type_it():
+    assert card_uid("04 a2 1c 5b") == "04A21C5B" and card_uid("04-A2-1C-5B-00-00-01") == "04A21C5B000001"
+    assert card_uid("04A21C5B0") is None and card_uid("") is None
+
+
+def test_the_staff_page_speaks_french_first(pages):
+    page = pages.get("/staff").text
+    assert 'lang="fr"' in page and "Mot de passe du personnel" in page and "Se connecter" in page
