@@ -143,10 +143,11 @@ def routes(hall: Hall, staff: Staff | None, page: Callable[..., Response], langu
 
     async def enrol(request: Request) -> Response:
         session = staff.session(request) if staff else None
-        form = await request.form()
         if session is None:
             return refused(request, 401, "staff_signed_out")
-        if not same_origin(request) or not hmac.compare_digest(str(form.get("form", "")), session.form):
+        form = await request.form()
+        token = str(form.get("form", "")).encode()
+        if not same_origin(request) or not hmac.compare_digest(token, session.form.encode()):
             return refused(request, 403, "staff_foreign_form")
         typed, name, pid = (str(form.get(key, ""))[:64] for key in ("uid", "name", "player"))
         uid = card_uid(typed)

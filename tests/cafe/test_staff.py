@@ -176,6 +176,7 @@ def test_a_form_from_anywhere_else_is_refused(pages, hall, headers):
     assert answer.status_code == 403 and "did not come from the hall's staff page" in said(answer.text)
     assert pages.post("/staff/sign-in", data={"password": PASSWORD}, headers=headers).status_code == 403
     assert enrol(pages, "not its token", name="Alice", uid="04A21C5B").status_code == 403
+    assert enrol(pages, "pas le sien, é", name="Alice", uid="04A21C5B").status_code == 403
     assert hall.cards() == {} and hall.client.sent == []
 
 
