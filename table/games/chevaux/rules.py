@@ -215,7 +215,10 @@ class Tie:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """A round's walk: who plays it, the chooser and the characteristic, every choice, the tie-break."""
+    """A round's walk: who plays it, the chooser and the characteristic, every choice, the tie-break.
+
+    A round not yet chosen (`_new_round`) keeps in `chosen` itself once its leader chose each characteristic,
+    made with it: a choice builds no Round."""
 
     leader: int
     playing: tuple[int, ...]                   # the players with cards at its start, clockwise from the leader
@@ -224,6 +227,7 @@ class Round:
     trait: int                                 # the current characteristic (-1: the leader has not chosen)
     chain: tuple[tuple[int, int], ...]         # (player, trait): the leader's choice, then each switch
     tie: Tie | None
+    chosen: tuple[Round, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +327,9 @@ def _new_round(t: Tables, leader: int, counts: tuple[int, ...]) -> Round:
         after = [-1] * n
         for i, p in enumerate(playing):
             after[p] = playing[(i + 1) % len(playing)]
-        found = t.rounds[key] = Round(leader, playing, tuple(after), leader, -1, (), None)
+        after = tuple(after)
+        chosen = tuple(Round(leader, playing, after, leader, k, ((leader, k),), None) for k in range(len(t.scores)))
+        found = t.rounds[key] = Round(leader, playing, after, leader, -1, (), None, chosen)
     return found
 
 
@@ -439,8 +445,7 @@ def apply(state: State, action: Action) -> State:
             return _reveal(state, player, card)
         case Choose(trait=trait):
             r = state.round
-            return _walk(state, Round(r.leader, r.playing, r.after, r.leader, trait, ((r.leader, trait),), None),
-                         r.leader, state.counts, state.where, state.cards, state.pot)
+            return _walk(state, r.chosen[trait], r.leader, state.counts, state.where, state.cards, state.pot)
         case Keep(player=player):
             return _walk(state, state.round, player, state.counts, state.where, state.cards, state.pot)
         case Switch(player=player, trait=trait):
