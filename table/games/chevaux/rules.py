@@ -28,7 +28,7 @@ Players are numbered clockwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from itertools import compress
+from itertools import compress, filterfalse
 from typing import Any, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
@@ -47,6 +47,8 @@ INFO = GameInfo(NAME, deck="chevaux", players=range(MIN_PLAYERS, MAX_PLAYERS + 1
 UNSEEN = 0                                     # where[card]: never seen (in some stack, or set aside)
 ON_TABLE = 255                                 # where[card]: revealed in the round in progress
 # where[card] == p + 1: in player p's stack, won by p and not revealed since
+_ON_TABLE = bytes((ON_TABLE,))
+_IN_STACK = tuple(bytes((p + 1,)) for p in range(MAX_PLAYERS))
 
 # How a round was won (a round record's `how`).
 BY_VALUE = "value"                             # the best value alone
@@ -465,7 +467,7 @@ def _reveal(state: State, player: int, card: str) -> State:
     t = state.tables
     i = t.index[card]
     where = state.where
-    where = where[:i] + b"\xff" + where[i + 1:]
+    where = where[:i] + _ON_TABLE + where[i + 1:]
     counts = state.counts
     counts = counts[:player] + (counts[player] - 1,) + counts[player + 1:]
     pot = state.pot + (card,)
@@ -512,11 +514,12 @@ def _decide(state: State, r: Round, counts: tuple[int, ...], where: bytes, cards
     t = state.tables
     scores = t.scores[r.trait]
     index = t.index
-    score = {p: scores[index[cards[p]]] for p in r.playing}
-    best = max(score.values())
-    top = tuple(p for p in r.playing if score[p] == best)
-    if len(top) == 1:
-        return _end_round(state, r, cards, pot, top[0], BY_VALUE, counts, where)
+    playing = r.playing
+    values = [scores[index[cards[p]]] for p in playing]
+    best = max(values)
+    if values.count(best) == 1:
+        return _end_round(state, r, cards, pot, playing[values.index(best)], BY_VALUE, counts, where)
+    top = tuple(p for p, value in zip(playing, values) if value == best)
     rarest = max(t.rarity[index[cards[p]]] for p in top)
     tied = tuple(p for p in top if t.rarity[index[cards[p]]] == rarest)
     tie = Tie(top, tied)
@@ -563,15 +566,13 @@ def _end_round(state: State, r: Round, cards: tuple[str | None, ...], pot: tuple
     ends when it holds every dealt card, or now if the time is up (PR-C2)."""
     t = state.tables
     counts = counts[:winner] + (counts[winner] + len(pot),) + counts[winner + 1:]
-    taken = bytearray(where)
-    for card in pot:
-        taken[t.index[card]] = winner + 1
-    out = tuple(p for p in r.playing if not counts[p])
+    where = where.replace(_ON_TABLE, _IN_STACK[winner])   # the cards on the table are the pot's
+    out = tuple(filterfalse(counts.__getitem__, r.playing))
     results = state.results + (Result(r, cards, pot, winner, how, counts, out),)
     if counts[winner] == t.hand * t.players or state.time_up:
-        state = _make(state, "over", -1, counts, bytes(taken), t.nobody, (), r, results)
+        state = _make(state, "over", -1, counts, where, t.nobody, (), r, results)
         return _over(state, counts, ALL_CARDS if counts[winner] == t.hand * t.players else TIME)
-    return _make(state, "reveal", winner, counts, bytes(taken), t.nobody, (), _new_round(t, winner, counts), results)
+    return _make(state, "reveal", winner, counts, where, t.nobody, (), _new_round(t, winner, counts), results)
 
 
 def _over(state: State, counts: tuple[int, ...], why: str) -> State:
