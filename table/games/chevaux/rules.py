@@ -468,8 +468,9 @@ def _reveal(state: State, player: int, card: str) -> State:
     i = t.index[card]
     where = state.where
     where = where[:i] + _ON_TABLE + where[i + 1:]
-    counts = state.counts
-    counts = counts[:player] + (counts[player] - 1,) + counts[player + 1:]
+    counts = list(state.counts)
+    counts[player] -= 1
+    counts = tuple(counts)
     pot = state.pot + (card,)
     r = state.round
     if state.phase == "redraw":
@@ -481,8 +482,9 @@ def _reveal(state: State, player: int, card: str) -> State:
         if tie.pending:
             return _make(state, "redraw", -1, counts, where, state.cards, pot, r, state.results)
         return _after_redraw(state, r, step, counts, where, pot)
-    cards = state.cards
-    cards = cards[:player] + (card,) + cards[player + 1:]
+    cards = list(state.cards)
+    cards[player] = card
+    cards = tuple(cards)
     if r.trait < 0:
         return _make(state, "choose", player, counts, where, cards, pot, r, state.results)
     if t.rarity[i] > t.rarity[t.index[cards[r.chooser]]]:
