@@ -28,7 +28,7 @@ Players are numbered clockwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from itertools import compress
+from itertools import compress, filterfalse
 from typing import Any, Mapping
 
 from table.games.contract import GameInfo, Need, Option, PadNeeds, Refusal
@@ -47,6 +47,8 @@ INFO = GameInfo(NAME, deck="chevaux", players=range(MIN_PLAYERS, MAX_PLAYERS + 1
 UNSEEN = 0                                     # where[card]: never seen (in some stack, or set aside)
 ON_TABLE = 255                                 # where[card]: revealed in the round in progress
 # where[card] == p + 1: in player p's stack, won by p and not revealed since
+_ON_TABLE = bytes((ON_TABLE,))
+_IN_STACK = tuple(bytes((p + 1,)) for p in range(MAX_PLAYERS))
 
 # How a round was won (a round record's `how`).
 BY_VALUE = "value"                             # the best value alone
@@ -215,7 +217,10 @@ class Tie:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """A round's walk: who plays it, the chooser and the characteristic, every choice, the tie-break."""
+    """A round's walk: who plays it, the chooser and the characteristic, every choice, the tie-break.
+
+    A round not yet chosen (`_new_round`) keeps in `chosen` itself once its leader chose each characteristic,
+    made with it: a choice builds no Round."""
 
     leader: int
     playing: tuple[int, ...]                   # the players with cards at its start, clockwise from the leader
@@ -224,6 +229,7 @@ class Round:
     trait: int                                 # the current characteristic (-1: the leader has not chosen)
     chain: tuple[tuple[int, int], ...]         # (player, trait): the leader's choice, then each switch
     tie: Tie | None
+    chosen: tuple[Round, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +329,9 @@ def _new_round(t: Tables, leader: int, counts: tuple[int, ...]) -> Round:
         after = [-1] * n
         for i, p in enumerate(playing):
             after[p] = playing[(i + 1) % len(playing)]
-        found = t.rounds[key] = Round(leader, playing, tuple(after), leader, -1, (), None)
+        after = tuple(after)
+        chosen = tuple(Round(leader, playing, after, leader, k, ((leader, k),), None) for k in range(len(t.scores)))
+        found = t.rounds[key] = Round(leader, playing, after, leader, -1, (), None, chosen)
     return found
 
 
@@ -439,8 +447,7 @@ def apply(state: State, action: Action) -> State:
             return _reveal(state, player, card)
         case Choose(trait=trait):
             r = state.round
-            return _walk(state, Round(r.leader, r.playing, r.after, r.leader, trait, ((r.leader, trait),), None),
-                         r.leader, state.counts, state.where, state.cards, state.pot)
+            return _walk(state, r.chosen[trait], r.leader, state.counts, state.where, state.cards, state.pot)
         case Keep(player=player):
             return _walk(state, state.round, player, state.counts, state.where, state.cards, state.pot)
         case Switch(player=player, trait=trait):
@@ -460,9 +467,10 @@ def _reveal(state: State, player: int, card: str) -> State:
     t = state.tables
     i = t.index[card]
     where = state.where
-    where = where[:i] + b"\xff" + where[i + 1:]
-    counts = state.counts
-    counts = counts[:player] + (counts[player] - 1,) + counts[player + 1:]
+    where = where[:i] + _ON_TABLE + where[i + 1:]
+    counts = list(state.counts)
+    counts[player] -= 1
+    counts = tuple(counts)
     pot = state.pot + (card,)
     r = state.round
     if state.phase == "redraw":
@@ -474,8 +482,9 @@ def _reveal(state: State, player: int, card: str) -> State:
         if tie.pending:
             return _make(state, "redraw", -1, counts, where, state.cards, pot, r, state.results)
         return _after_redraw(state, r, step, counts, where, pot)
-    cards = state.cards
-    cards = cards[:player] + (card,) + cards[player + 1:]
+    cards = list(state.cards)
+    cards[player] = card
+    cards = tuple(cards)
     if r.trait < 0:
         return _make(state, "choose", player, counts, where, cards, pot, r, state.results)
     if t.rarity[i] > t.rarity[t.index[cards[r.chooser]]]:
@@ -507,11 +516,12 @@ def _decide(state: State, r: Round, counts: tuple[int, ...], where: bytes, cards
     t = state.tables
     scores = t.scores[r.trait]
     index = t.index
-    score = {p: scores[index[cards[p]]] for p in r.playing}
-    best = max(score.values())
-    top = tuple(p for p in r.playing if score[p] == best)
-    if len(top) == 1:
-        return _end_round(state, r, cards, pot, top[0], BY_VALUE, counts, where)
+    playing = r.playing
+    values = [scores[index[cards[p]]] for p in playing]
+    best = max(values)
+    if values.count(best) == 1:
+        return _end_round(state, r, cards, pot, playing[values.index(best)], BY_VALUE, counts, where)
+    top = tuple(p for p, value in zip(playing, values) if value == best)
     rarest = max(t.rarity[index[cards[p]]] for p in top)
     tied = tuple(p for p in top if t.rarity[index[cards[p]]] == rarest)
     tie = Tie(top, tied)
@@ -558,15 +568,13 @@ def _end_round(state: State, r: Round, cards: tuple[str | None, ...], pot: tuple
     ends when it holds every dealt card, or now if the time is up (PR-C2)."""
     t = state.tables
     counts = counts[:winner] + (counts[winner] + len(pot),) + counts[winner + 1:]
-    taken = bytearray(where)
-    for card in pot:
-        taken[t.index[card]] = winner + 1
-    out = tuple(p for p in r.playing if not counts[p])
+    where = where.replace(_ON_TABLE, _IN_STACK[winner])   # the cards on the table are the pot's
+    out = tuple(filterfalse(counts.__getitem__, r.playing))
     results = state.results + (Result(r, cards, pot, winner, how, counts, out),)
     if counts[winner] == t.hand * t.players or state.time_up:
-        state = _make(state, "over", -1, counts, bytes(taken), t.nobody, (), r, results)
+        state = _make(state, "over", -1, counts, where, t.nobody, (), r, results)
         return _over(state, counts, ALL_CARDS if counts[winner] == t.hand * t.players else TIME)
-    return _make(state, "reveal", winner, counts, bytes(taken), t.nobody, (), _new_round(t, winner, counts), results)
+    return _make(state, "reveal", winner, counts, where, t.nobody, (), _new_round(t, winner, counts), results)
 
 
 def _over(state: State, counts: tuple[int, ...], why: str) -> State:
