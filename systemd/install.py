@@ -37,8 +37,8 @@ the apt packages.
 
 Steps that cannot apply here are said in one line and skipped: no udevd
 (a container, a chroot, an image build: the rule applies from the next
-boot), no config.txt (not a Pi). The compilers and headers are installed
-only when pip finds no wheel of a C extension for this machine.
+boot), no config.txt (not a Pi). What builds a C extension (a compiler,
+headers) is installed only when pip finds no wheel of it for this machine.
 
 --root DIR writes every file under DIR instead of / and prints, instead of
 running them, the commands that need a real system (apt-get, groupadd,
@@ -88,11 +88,11 @@ NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypoth
 # staff menu's power-off needs polkit; the command `cardtable` runs the table's own as its user with sudo.
 PACKAGES = ("python3-venv", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd", "sudo")
 HALL_PACKAGES = ("python3-venv", "mosquitto", "openssl")
-# To build the C extensions pip has no wheel of for this machine (spidev and lgpio on 64-bit Pi OS's Python
-# 3.11: piwheels builds 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
+# The C extensions and what builds each where pip finds no wheel of it for this machine (spidev on arm64: PyPI
+# has none, piwheels 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
 # library's headers (liblgpio-dev: in Raspberry Pi OS's archive only). Those the archive lacks are left out.
-BUILD_PACKAGES = ("python3-dev", "build-essential", "swig", "liblgpio-dev")
-WHEELS_ONLY = "--only-binary=lgpio,spidev"   # pip's first try: no compiler needed where wheels exist
+BUILDS = {"spidev": ("python3-dev", "build-essential"),
+          "lgpio": ("python3-dev", "build-essential", "swig", "liblgpio-dev")}
 UDEV_CONTROL = Path("/run/udev/control")      # udevd's socket: there when udevd runs
 
 UDEV_TEXT = """\
@@ -395,17 +395,27 @@ def apt_install(system: System, packages: tuple[str, ...]) -> None:
 
 
 def install_package(system: System) -> None:
-    """The table into its virtual environment: from wheels alone if pip finds them for this machine, else with
-    the build packages this system's archive has."""
+    """The table into its virtual environment: from wheels alone if pip finds them for this machine, else the C
+    extensions it finds no wheel of built, with the build packages of those this system's archive has."""
     pip = (VENV / "bin" / "pip", "install")
-    if system.run(*pip, WHEELS_ONLY, "--editable", APP, may_fail=True):
+    if system.run(*pip, only_binary(BUILDS), "--editable", APP, may_fail=True):
         return
-    available = tuple(p for p in BUILD_PACKAGES if system.run("apt-cache", "show", p, may_fail=True, quiet=True))
-    missing = sorted(set(BUILD_PACKAGES) - set(available))
-    print("some C extensions have no wheel for this machine: installing what builds them"
+    built = [name for name in BUILDS if not system.run(*pip, "--dry-run", "--no-deps", "--only-binary=:all:", name,
+                                                         may_fail=True, quiet=True)]
+    if not built:
+        raise Refused("pip could not install the table, though it finds a wheel of each C extension (above: why)")
+    needed = tuple(dict.fromkeys(package for name in built for package in BUILDS[name]))
+    available = tuple(p for p in needed if system.run("apt-cache", "show", p, may_fail=True, quiet=True))
+    missing = sorted(set(needed) - set(available))
+    print(f"no wheel of {' nor '.join(built)} for this machine: installing what builds {'them' if built[1:] else 'it'}"
           + (f" ({', '.join(missing)} not in this system's archive: left out)" if missing else ""))
     apt_install(system, available)
-    system.run(*pip, "--editable", APP)
+    system.run(*pip, only_binary(set(BUILDS) - set(built)), "--editable", APP)
+
+
+def only_binary(names) -> str:
+    """pip's option to take the extensions `names` from wheels only (none: ":none:")."""
+    return f"--only-binary={','.join(sorted(names)) or ':none:'}"
 
 
 def reload_udev(system: System, trigger: bool = False) -> None:
