@@ -302,10 +302,10 @@ def test_the_polkit_rule_lets_only_the_tables_user_power_off_and_reboot(checkout
 
 class Machine:
     """A system as the installer's steps see it, run for real in nothing: the commands asked, with those that fail
-    here (`failing`: command lines), and whether udevd runs."""
+    here (`failing`: command lines), and whether udevd and systemd run."""
 
-    def __init__(self, installer, failing: set[str], udevd: bool = True) -> None:
-        self.installer, self.failing, self.udevd, self.ran = installer, failing, udevd, []
+    def __init__(self, installer, failing: set[str], udevd: bool = True, systemd: bool = True) -> None:
+        self.installer, self.failing, self.udevd, self.systemd, self.ran = installer, failing, udevd, systemd, []
 
     def run(self, *command, may_fail: bool = False, quiet: bool = False) -> bool:
         line = " ".join(str(part) for part in command)
@@ -316,6 +316,9 @@ class Machine:
 
     def udevd_runs(self) -> bool:
         return self.udevd
+
+    def systemd_runs(self) -> bool:
+        return self.systemd
 
 
 PIP = "/opt/cardtable/venv/bin/pip install"
@@ -361,3 +364,13 @@ def test_without_udevd_the_rule_is_written_and_its_reload_skipped_in_one_line(in
     booted = Machine(installer, failing=set())
     installer.reload_udev(booted, trigger=True)
     assert booted.ran == ["udevadm control --reload-rules", "udevadm trigger --action=change --subsystem-match=tty"]
+
+
+def test_without_systemd_the_units_are_enabled_and_the_reload_and_restart_skipped_in_one_line(installer, capsys):
+    container = Machine(installer, failing={"systemctl daemon-reload", "systemctl try-restart cardtable.service"},
+                        systemd=False)
+    installer.reload_systemd(container)
+    installer.enable(container, "cardtable.service")
+    assert container.ran == ["systemctl enable cardtable.service"]
+    assert capsys.readouterr().out == ("systemd does not run here (a container, a chroot, an image build): it reads "
+                                       "the units at the next boot\n")
