@@ -61,7 +61,7 @@ def emulates(cpu: str) -> list[str]:
 
 def root_file_system(arch: str | None = None) -> Path:
     """The cached Debian root file system (of the Debian architecture `arch`, else this machine's), made first
-    if missing (about a minute from Debian's archive; 2.5 minutes for arm64 under qemu-user)."""
+    if missing (about a minute from Debian's archive; 3 minutes for arm64 under qemu-user)."""
     name = f"debian-{SUITE}-minbase" + (f"-{arch}" if arch else "")
     rootfs = ROOTFS_CACHE / name
     if not (rootfs / ".complete").exists():
