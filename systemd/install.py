@@ -37,8 +37,10 @@ the apt packages.
 
 Steps that cannot apply here are said in one line and skipped: no udevd
 (a container, a chroot, an image build: the rule applies from the next
-boot), no config.txt (not a Pi). The compilers and headers are installed
-only when pip finds no wheel of a C extension for this machine.
+boot), no systemd running (the same: the units are enabled and start at
+the next boot), no config.txt (not a Pi). What builds a C extension (a
+compiler, headers) is installed only when pip finds no wheel of it for
+this machine.
 
 --root DIR writes every file under DIR instead of / and prints, instead of
 running them, the commands that need a real system (apt-get, groupadd,
@@ -88,12 +90,13 @@ NOT_COPIED = (".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypoth
 # staff menu's power-off needs polkit; the command `cardtable` runs the table's own as its user with sudo.
 PACKAGES = ("python3-venv", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd", "sudo")
 HALL_PACKAGES = ("python3-venv", "mosquitto", "openssl")
-# To build the C extensions pip has no wheel of for this machine (spidev and lgpio on 64-bit Pi OS's Python
-# 3.11: piwheels builds 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
+# The C extensions and what builds each where pip finds no wheel of it for this machine (spidev on arm64: PyPI
+# has none, piwheels 32-bit ones only): the compiler and Python's headers, and for lgpio swig and the lg
 # library's headers (liblgpio-dev: in Raspberry Pi OS's archive only). Those the archive lacks are left out.
-BUILD_PACKAGES = ("python3-dev", "build-essential", "swig", "liblgpio-dev")
-WHEELS_ONLY = "--only-binary=lgpio,spidev"   # pip's first try: no compiler needed where wheels exist
+BUILDS = {"spidev": ("python3-dev", "build-essential"),
+          "lgpio": ("python3-dev", "build-essential", "swig", "liblgpio-dev")}
 UDEV_CONTROL = Path("/run/udev/control")      # udevd's socket: there when udevd runs
+SYSTEMD_RUNS = Path("/run/systemd/system")    # there when systemd runs the system (sd_booted)
 
 UDEV_TEXT = """\
 # The card table's seat hubs (Raspberry Pi Picos on USB serial): ModemManager must not probe them as modems.
@@ -191,6 +194,10 @@ class System:
     def udevd_runs(self) -> bool:
         """Whether udevd runs (with --root, taken as yes)."""
         return self.root is not None or UDEV_CONTROL.exists()
+
+    def systemd_runs(self) -> bool:
+        """Whether systemd runs this system (with --root, taken as yes)."""
+        return self.root is not None or SYSTEMD_RUNS.is_dir()
 
     def has_user(self, name: str) -> bool:
         """Whether the user exists (with --root, taken as not yet)."""
@@ -302,7 +309,7 @@ def install(system: System, layout: str | None, contact: str | None, spectate: s
     units = (*UNIT_NAMES, LINK_UNIT) if linked else UNIT_NAMES
     for name in units:
         system.write(UNITS / name, unit_text(name))
-    system.run("systemctl", "daemon-reload")
+    reload_systemd(system)
     enable(system, UNIT_NAMES[0])
     if linked:
         enable(system, LINK_UNIT, restart="restart" if hall else "try-restart")
@@ -320,9 +327,19 @@ def install_app(system: System, packages: tuple[str, ...]) -> None:
 
 
 def enable(system: System, unit: str, restart: str = "try-restart") -> None:
-    """Enable `unit` and restart it (`try-restart`: if it runs; an upgrade, the new code now)."""
+    """Enable `unit` and, where systemd runs, restart it (`try-restart`: if it runs; an upgrade, the new code
+    now)."""
     system.run("systemctl", "enable", unit)
-    system.run("systemctl", restart, unit)
+    if system.systemd_runs():
+        system.run("systemctl", restart, unit)
+
+
+def reload_systemd(system: System) -> None:
+    """Have systemd read the units again, where it runs."""
+    if not system.systemd_runs():
+        print("systemd does not run here (a container, a chroot, an image build): it reads the units at the next boot")
+        return
+    system.run("systemctl", "daemon-reload")
 
 
 def read_link(path: Path) -> dict:
@@ -378,7 +395,7 @@ def install_hall(system: System, address: str | None, web: str | None, tables: l
     system.run("chmod", "0640", *(BROKER / name for name in BROKER_SECRETS))
     linked = system.symlink(BROKER_DROPIN, BROKER / "cardtable.conf")
     system.write(UNITS / HALL_UNIT, unit_text(HALL_UNIT))
-    system.run("systemctl", "daemon-reload")
+    reload_systemd(system)
     # its listener, passwords and ACL as set up now: restarted only when they changed (a table added), so that
     # running the installer again does not cut every table's link
     changed = linked or system.contents(BROKER) != before
@@ -396,17 +413,27 @@ def apt_install(system: System, packages: tuple[str, ...]) -> None:
 
 
 def install_package(system: System) -> None:
-    """The table into its virtual environment: from wheels alone if pip finds them for this machine, else with
-    the build packages this system's archive has."""
+    """The table into its virtual environment: from wheels alone if pip finds them for this machine, else the C
+    extensions it finds no wheel of built, with the build packages of those this system's archive has."""
     pip = (VENV / "bin" / "pip", "install")
-    if system.run(*pip, WHEELS_ONLY, "--editable", APP, may_fail=True):
+    if system.run(*pip, only_binary(BUILDS), "--editable", APP, may_fail=True):
         return
-    available = tuple(p for p in BUILD_PACKAGES if system.run("apt-cache", "show", p, may_fail=True, quiet=True))
-    missing = sorted(set(BUILD_PACKAGES) - set(available))
-    print("some C extensions have no wheel for this machine: installing what builds them"
+    built = [name for name in BUILDS if not system.run(*pip, "--dry-run", "--no-deps", "--only-binary=:all:", name,
+                                                         may_fail=True, quiet=True)]
+    if not built:
+        raise Refused("pip could not install the table, though it finds a wheel of each C extension (above: why)")
+    needed = tuple(dict.fromkeys(package for name in built for package in BUILDS[name]))
+    available = tuple(p for p in needed if system.run("apt-cache", "show", p, may_fail=True, quiet=True))
+    missing = sorted(set(needed) - set(available))
+    print(f"no wheel of {' nor '.join(built)} for this machine: installing what builds {'them' if built[1:] else 'it'}"
           + (f" ({', '.join(missing)} not in this system's archive: left out)" if missing else ""))
     apt_install(system, available)
-    system.run(*pip, "--editable", APP)
+    system.run(*pip, only_binary(set(BUILDS) - set(built)), "--editable", APP)
+
+
+def only_binary(names) -> str:
+    """pip's option to take the extensions `names` from wheels only (none: ":none:")."""
+    return f"--only-binary={','.join(sorted(names)) or ':none:'}"
 
 
 def reload_udev(system: System, trigger: bool = False) -> None:
@@ -460,7 +487,7 @@ def uninstall(system: System) -> None:
     for path in (*(UNITS / name for name in units), LINK_DROPIN.parent, LINK_SETTINGS, LINK_FILES, UDEV_RULE,
                  POLKIT_RULE, COMMAND, SETTINGS, PREFIX):
         system.remove(path)
-    system.run("systemctl", "daemon-reload")
+    reload_systemd(system)
     system.run("systemctl", "reset-failed", *units, may_fail=True)
     reload_udev(system)
     system.run("userdel", USER, may_fail=True)
@@ -475,9 +502,10 @@ def uninstall_hall(system: System) -> None:
     table_here = system.path(UNITS / UNIT_NAMES[0]).exists()
     for path in (UNITS / HALL_UNIT, HALL_SETTINGS, BROKER_DROPIN, BROKER, *(() if table_here else (PREFIX,))):
         system.remove(path)
-    system.run("systemctl", "daemon-reload")
+    reload_systemd(system)
     system.run("systemctl", "reset-failed", HALL_UNIT, may_fail=True)
-    system.run("systemctl", "try-restart", "mosquitto.service")   # back to Debian's own settings
+    if system.systemd_runs():
+        system.run("systemctl", "try-restart", "mosquitto.service")   # back to Debian's own settings
     print(f"Hall uninstalled. Kept {HALL_STATE} (every table's games): remove it by hand if you mean to. The "
           "tables' link files no longer work (a new hall makes new ones); Mosquitto and the apt packages are left.")
 

@@ -1,17 +1,22 @@
-"""A Debian 12 machine booted with systemd-nspawn for the appliance tests: real systemd as PID 1, the checkout
-bound read-only at /opt/src, commands run inside with nsenter.
+"""A Debian 12 machine for the appliance tests, booted with systemd-nspawn (real systemd as PID 1, commands run
+inside with nsenter) or, where its systemd cannot run (arm64 under qemu-user), each command spawned in it with
+systemd-nspawn; the checkout bound read-only at /opt/src.
 
-The root file system is made once per machine with debootstrap (minbase,
-plus systemd, dbus and python3) and cached in ROOTFS_CACHE; each test
-session boots a copy of it. apt's and pip's downloads are cached beside it.
+The root file system is made once per machine and architecture with
+debootstrap (minbase, plus systemd, dbus and python3) and cached in
+ROOTFS_CACHE; each test session runs a copy of it. apt's and pip's
+downloads are cached beside it.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
 from pathlib import Path
+
+from .conftest import REPO
 
 ROOTFS_CACHE = Path(os.environ.get("CARDTABLE_ROOTFS_CACHE", "/var/cache/cardtable-ci"))
 SUITE, MIRROR = "bookworm", "http://deb.debian.org/debian"
@@ -22,30 +27,49 @@ HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 
 TOOLS = {"debootstrap": "debootstrap", "systemd-nspawn": "systemd-container", "nsenter": "util-linux",
          "qemu-system-x86_64": "qemu-system-x86", "mkfs.ext4": "e2fsprogs"}
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
 
 
-def needs() -> list[str]:
-    """What this machine lacks to boot the appliance (empty: nothing), once the Debian packages of the tools
-    that are missing were installed (as root)."""
+def needs(tools: dict[str, str] = TOOLS) -> list[str]:
+    """What this machine lacks of `tools` (each command's Debian package; by default what boots the appliance),
+    once the packages of those missing were installed (as root); empty: nothing."""
     if os.geteuid() != 0:
         return ["root (debootstrap and systemd-nspawn need it)"]
-    missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+    missing = sorted({package for tool, package in tools.items() if shutil.which(tool) is None})
     if missing:
         subprocess.run(["apt-get", "update", "-qq"], capture_output=True)
         subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], capture_output=True,
                        env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"})
     return [f"the command {tool} (Debian package {package}, which did not install)"
-            for tool, package in TOOLS.items() if shutil.which(tool) is None]
+            for tool, package in tools.items() if shutil.which(tool) is None]
 
 
-def root_file_system() -> Path:
-    """The cached Debian root file system, made first if missing (about a minute from Debian's archive)."""
-    rootfs = ROOTFS_CACHE / f"debian-{SUITE}-minbase"
+def emulates(cpu: str) -> list[str]:
+    """What this machine lacks to run `cpu`'s programs, once the kernel's binfmt_misc was mounted and
+    qemu-user-static's qemu-`cpu` registered with it and enabled, where they were not; empty: nothing."""
+    entry = BINFMT / f"qemu-{cpu}"
+    try:
+        if not (BINFMT / "register").exists():
+            subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", BINFMT], check=True, capture_output=True)
+        if not entry.exists():
+            (BINFMT / "register").write_text(Path(f"/usr/lib/binfmt.d/qemu-{cpu}.conf").read_text().strip())
+        entry.write_text("1")
+    except (OSError, subprocess.CalledProcessError) as error:
+        return [f"the kernel's binfmt_misc running {cpu} programs with qemu-{cpu} ({error})"]
+    return []
+
+
+def root_file_system(arch: str | None = None) -> Path:
+    """The cached Debian root file system (of the Debian architecture `arch`, else this machine's), made first
+    if missing (about a minute from Debian's archive; 3 minutes for arm64 under qemu-user)."""
+    name = f"debian-{SUITE}-minbase" + (f"-{arch}" if arch else "")
+    rootfs = ROOTFS_CACHE / name
     if not (rootfs / ".complete").exists():
-        building = ROOTFS_CACHE / f"debian-{SUITE}-minbase.building"
+        building = ROOTFS_CACHE / f"{name}.building"
         shutil.rmtree(building, ignore_errors=True)
         ROOTFS_CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["debootstrap", "--variant=minbase", f"--include={INCLUDE}", SUITE, building, MIRROR],
+        foreign = [f"--arch={arch}"] if arch else []
+        subprocess.run(["debootstrap", "--variant=minbase", f"--include={INCLUDE}", *foreign, SUITE, building, MIRROR],
                        check=True, capture_output=True, text=True)
         shutil.rmtree(rootfs, ignore_errors=True)
         building.rename(rootfs)
@@ -53,29 +77,60 @@ def root_file_system() -> Path:
     return rootfs
 
 
-class Machine:
-    """A booted copy of the root file system in `folder`, named `name`, with the checkout `source` at
-    /opt/src."""
+MANUAL = REPO / "docs/appliance.md"
+# What differs here from a Pi, and only that: the owner's command -> what runs here instead
+AS_HERE = {
+    "git clone REPOSITORY cardtable": "git clone /opt/src cardtable",   # the checkout under test
+    "--layout pi-4-seat": "--layout hubs-8-seat",   # no Pi here: the hub layout, whose missing hubs show as faulty
+    "--staff 2 --fullscreen": "--staff 2 --fullscreen --frames 30",     # nobody lays cards: it stops by itself
+    "cardtable enrol": "SDL_VIDEODRIVER=dummy cardtable enrol",          # and there is no screen
+    "table-backup-2026-11-27.tar.gz": "table-backup-$(date +%F).tar.gz",   # the manual's example date: today's
+}
 
-    def __init__(self, folder: Path, source: Path, name: str = "cardtable-appliance") -> None:
+
+def manual_commands() -> list[str]:
+    """The commands of docs/appliance.md's command blocks, in order (a block nested in a list is a file's
+    lines, not commands)."""
+    return [line.strip() for line in MANUAL.read_text().splitlines() if re.match(r"    [^ ]", line)]
+
+
+def as_here(command: str) -> str:
+    """The manual's `command` as it runs here (AS_HERE)."""
+    for written, here in AS_HERE.items():
+        command = command.replace(written, here)
+    return command
+
+
+class Machine:
+    """A copy of the root file system (of `arch`, else this machine's) in `folder`, named `name`, with the
+    checkout `source` at /opt/src (a worktree's git folder bound at its own path, so that git reads it there)."""
+
+    def __init__(self, folder: Path, source: Path, name: str = "cardtable-appliance", arch: str | None = None) -> None:
         self.root, self.source, self.name = folder, source, name
-        subprocess.run(["cp", "-a", "--reflink=auto", root_file_system(), folder], check=True)
+        subprocess.run(["cp", "-a", "--reflink=auto", root_file_system(arch), folder], check=True)
         if HOST_CA.is_file():   # trust what this machine trusts (a network whose HTTPS proxy has its own CA)
             shutil.copy(HOST_CA, folder / HOST_CA.relative_to("/"))
-        self.caches = {ROOTFS_CACHE / "apt": "/var/cache/apt/archives", ROOTFS_CACHE / "pip": "/root/.cache/pip"}
-        for cache in self.caches:
+        # apt's and pip's downloads (not the wheels pip builds: each session builds them afresh)
+        caches = {ROOTFS_CACHE / "apt": "/var/cache/apt/archives", ROOTFS_CACHE / "pip/http": "/root/.cache/pip/http"}
+        for cache in caches:
             cache.mkdir(parents=True, exist_ok=True)
+        self.binds = [f"--bind-ro={source}:/opt/src", *(f"--bind={cache}:{inside}" for cache, inside in caches.items())]
+        git = subprocess.run(["git", "-C", source, "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                             capture_output=True, text=True)
+        if git.returncode == 0 and not Path(git.stdout.strip()).is_relative_to(source):
+            self.binds.append(f"--bind-ro={git.stdout.strip()}")
         self.nspawn: subprocess.Popen | None = None
         self.booted_at = 0.0
 
+    def nspawn_options(self) -> list[str]:
+        """systemd-nspawn's options for this machine: its name, its root file system and what is bound in it."""
+        return ["--register=no", "--keep-unit", f"--machine={self.name}", f"--directory={self.root}", *self.binds]
+
     def boot(self, timeout_s: float = 60) -> None:
         """Boot the machine and wait until systemd has started it."""
-        binds = [f"--bind={cache}:{inside}" for cache, inside in self.caches.items()]
         self.booted_at = time.monotonic()
-        self.nspawn = subprocess.Popen(
-            ["systemd-nspawn", "--boot", "--register=no", "--keep-unit", f"--machine={self.name}",
-             "--console=passive", f"--directory={self.root}", f"--bind-ro={self.source}:/opt/src", *binds],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.nspawn = subprocess.Popen(["systemd-nspawn", "--boot", "--console=passive", *self.nspawn_options()],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._until(lambda: self.pid1 is not None, timeout_s, "the container's PID 1")
         self._until(lambda: self.run("systemctl", "is-system-running").stdout.strip() in ("running", "degraded"),
                     timeout_s, "systemd to finish booting")
@@ -90,9 +145,14 @@ class Machine:
         return int(children[0]) if children else None
 
     def run(self, *command: str, timeout_s: float = 600) -> subprocess.CompletedProcess:
-        """`command` inside the machine as root, with a clean environment (as an administrator's shell)."""
-        return subprocess.run(["nsenter", "-t", str(self.pid1), "-a", "env", "-i", f"PATH={PATH}", "HOME=/root",
-                               "LANG=C.UTF-8", *command], capture_output=True, text=True, timeout=timeout_s)
+        """`command` inside the machine as root, with a clean environment (as an administrator's shell): entered
+        once the machine was booted, else spawned in it by systemd-nspawn (the machine's systemd not running)."""
+        if self.nspawn is None:
+            enter = ["systemd-nspawn", "--quiet", "--as-pid2", "--pipe", *self.nspawn_options()]
+        else:
+            enter = ["nsenter", "-t", str(self.pid1), "-a"]
+        return subprocess.run([*enter, "env", "-i", f"PATH={PATH}", "HOME=/root", "LANG=C.UTF-8", *command],
+                              capture_output=True, text=True, timeout=timeout_s)
 
     def show(self, unit: str, *properties: str) -> dict[str, str]:
         """systemd's properties of `unit`."""

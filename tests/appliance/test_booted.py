@@ -23,7 +23,7 @@ from table.storage.outbox import acked
 from tests.storage.test_outbox import played
 from tests.storage.test_salvage import legal_entries
 
-from .booted import Machine, needs
+from .booted import Machine, as_here, manual_commands, needs
 from .conftest import REPO
 
 SETTINGS = "/etc/default/cardtable"
@@ -329,28 +329,7 @@ STAFF_SIGN_IN = """if True:   # the hall's staff page, signed in to as a browser
                  {"Origin": "http://127.0.0.1:8080", "Content-Type": "application/x-www-form-urlencoded"})
     answer = hall.getresponse()
     print(answer.status, "cardtable-staff=" in (answer.getheader("set-cookie") or ""))"""
-MANUAL = REPO / "docs/appliance.md"
 PI_CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
-# What differs here from a Pi, and only that: the owner's command -> what runs here instead
-AS_HERE = {
-    "git clone REPOSITORY cardtable": "git clone /opt/src cardtable",   # the checkout under test
-    "--layout pi-4-seat": "--layout hubs-8-seat",   # no Pi here: the hub layout, whose missing hubs show as faulty
-    "--staff 2 --fullscreen": "--staff 2 --fullscreen --frames 30",     # nobody lays cards: it stops by itself
-    "cardtable enrol": "SDL_VIDEODRIVER=dummy cardtable enrol",          # and there is no screen
-    "table-backup-2026-11-27.tar.gz": "table-backup-$(date +%F).tar.gz",   # the manual's example date: today's
-}
-
-
-def manual_commands() -> list[str]:
-    """The commands of docs/appliance.md's command blocks, in order (a block nested in a list is a file's
-    lines, not commands)."""
-    return [line.strip() for line in MANUAL.read_text().splitlines() if re.match(r"    [^ ]", line)]
-
-
-def as_here(command: str) -> str:
-    for written, here in AS_HERE.items():
-        command = command.replace(written, here)
-    return command
 
 
 def test_every_command_of_the_owners_manual_runs_and_does_what_it_says(machine):

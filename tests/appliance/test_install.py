@@ -302,10 +302,10 @@ def test_the_polkit_rule_lets_only_the_tables_user_power_off_and_reboot(checkout
 
 class Machine:
     """A system as the installer's steps see it, run for real in nothing: the commands asked, with those that fail
-    here (`failing`: command lines), and whether udevd runs."""
+    here (`failing`: command lines), and whether udevd and systemd run."""
 
-    def __init__(self, installer, failing: set[str], udevd: bool = True) -> None:
-        self.installer, self.failing, self.udevd, self.ran = installer, failing, udevd, []
+    def __init__(self, installer, failing: set[str], udevd: bool = True, systemd: bool = True) -> None:
+        self.installer, self.failing, self.udevd, self.systemd, self.ran = installer, failing, udevd, systemd, []
 
     def run(self, *command, may_fail: bool = False, quiet: bool = False) -> bool:
         line = " ".join(str(part) for part in command)
@@ -317,25 +317,42 @@ class Machine:
     def udevd_runs(self) -> bool:
         return self.udevd
 
+    def systemd_runs(self) -> bool:
+        return self.systemd
+
 
 PIP = "/opt/cardtable/venv/bin/pip install"
+WHEELS_ONLY = f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app"
+NO_WHEEL = {name: f"{PIP} --dry-run --no-deps --only-binary=:all: {name}" for name in ("lgpio", "spidev")}
 
 
-def test_build_packages_are_installed_only_where_a_wheel_is_missing_and_only_those_the_archive_has(installer,
-                                                                                                capsys):
+def test_build_packages_are_installed_only_for_an_extension_without_a_wheel_and_only_those_the_archive_has(
+        installer, capsys):
     wheels = Machine(installer, failing=set())                           # x86_64: lgpio has a wheel
     installer.install_package(wheels)
-    assert wheels.ran == [f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app"]
-    debian_arm = Machine(installer, failing={f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app",
-                                             "apt-cache show liblgpio-dev"})   # plain Debian: no liblgpio-dev
+    assert wheels.ran == [WHEELS_ONLY]
+    debian_arm = Machine(installer, failing={WHEELS_ONLY, NO_WHEEL["spidev"]})   # arm64: lgpio has a wheel
     installer.install_package(debian_arm)
-    assert debian_arm.ran[-2:] == ["apt-get install --yes --no-install-recommends python3-dev build-essential swig",
-                                   f"{PIP} --editable /opt/cardtable/app"]
-    assert "(liblgpio-dev not in this system's archive: left out)" in capsys.readouterr().out
-    pi_os = Machine(installer, failing={f"{PIP} --only-binary=lgpio,spidev --editable /opt/cardtable/app"})
+    assert debian_arm.ran[-2:] == ["apt-get install --yes --no-install-recommends python3-dev build-essential",
+                                   f"{PIP} --only-binary=lgpio --editable /opt/cardtable/app"]
+    assert capsys.readouterr().out == "no wheel of spidev for this machine: installing what builds it\n"
+    neither = Machine(installer, failing={WHEELS_ONLY, *NO_WHEEL.values(), "apt-cache show liblgpio-dev"})
+    installer.install_package(neither)                                  # plain Debian has no liblgpio-dev
+    assert neither.ran[-2:] == ["apt-get install --yes --no-install-recommends python3-dev build-essential swig",
+                                f"{PIP} --only-binary=:none: --editable /opt/cardtable/app"]
+    assert capsys.readouterr().out == ("no wheel of spidev nor lgpio for this machine: installing what builds them "
+                                       "(liblgpio-dev not in this system's archive: left out)\n")
+    pi_os = Machine(installer, failing={WHEELS_ONLY, *NO_WHEEL.values()})   # Raspberry Pi OS has liblgpio-dev
     installer.install_package(pi_os)
     assert pi_os.ran[-2] == ("apt-get install --yes --no-install-recommends python3-dev build-essential swig "
                              "liblgpio-dev")
+
+
+def test_a_pip_failure_that_is_no_missing_wheel_installs_no_build_packages(installer):
+    offline = Machine(installer, failing={WHEELS_ONLY})
+    with pytest.raises(installer.Refused, match="pip could not install the table"):
+        installer.install_package(offline)
+    assert not any(line.startswith("apt-get") for line in offline.ran)
 
 
 def test_without_udevd_the_rule_is_written_and_its_reload_skipped_in_one_line(installer, capsys):
@@ -347,3 +364,13 @@ def test_without_udevd_the_rule_is_written_and_its_reload_skipped_in_one_line(in
     booted = Machine(installer, failing=set())
     installer.reload_udev(booted, trigger=True)
     assert booted.ran == ["udevadm control --reload-rules", "udevadm trigger --action=change --subsystem-match=tty"]
+
+
+def test_without_systemd_the_units_are_enabled_and_the_reload_and_restart_skipped_in_one_line(installer, capsys):
+    container = Machine(installer, failing={"systemctl daemon-reload", "systemctl try-restart cardtable.service"},
+                        systemd=False)
+    installer.reload_systemd(container)
+    installer.enable(container, "cardtable.service")
+    assert container.ran == ["systemctl enable cardtable.service"]
+    assert capsys.readouterr().out == ("systemd does not run here (a container, a chroot, an image build): it reads "
+                                       "the units at the next boot\n")
