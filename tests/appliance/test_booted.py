@@ -15,6 +15,7 @@ import time
 import pygame
 import pytest
 
+from table.cafe.simulated import free_port
 from table.screen.display import fit
 from table.screen.draw import INK
 from table.storage.history import History
@@ -250,7 +251,9 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     then removes the hall and keeps its games and the table."""
     start(machine)
     began = time.monotonic()
-    hall = machine.run("python3", "/opt/src/systemd/install.py", "--hall", "--address", "127.0.0.1", "--add-table", "t1")
+    web = free_port()   # the machine shares this one's network: its default 8080 may be taken here
+    hall = machine.run("python3", "/opt/src/systemd/install.py", "--hall", "--address", "127.0.0.1", "--add-table", "t1",
+                       "--web", f"127.0.0.1:{web}")
     assert hall.returncode == 0, hall.stdout + hall.stderr
     link = machine.run("python3", "/opt/src/systemd/install.py", "--link", "/etc/mosquitto/cardtable/tables/t1.link")
     assert link.returncode == 0, link.stdout + link.stderr
@@ -260,11 +263,16 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
             until(lambda: machine.show(unit, "ActiveState")["ActiveState"] == "active", 60, f"{unit} active")
         scores = {unit: exposure(machine, unit) for unit in ("cardtable-hall.service", "cardtable-link.service")}
         assert max(scores.values()) <= 2.5, scores
-        staff = (machine.root / "etc/mosquitto/cardtable/staff.password")
+        staff = machine.root / "etc/mosquitto/cardtable/staff.password"
         assert staff.stat().st_mode & 0o777 == 0o600 and "/staff" in hall.stdout   # root's; the installer says where
         for password, answer in ((staff.read_text().strip(), ["303", "True"]), ("not it", ["401", "False"])):
-            until(lambda: machine.run("/opt/cardtable/venv/bin/python", "-c", STAFF_SIGN_IN,
-                                      password).stdout.split() == answer, 30, f"the staff page answering {answer}")
+            signed = lambda: machine.run("/opt/cardtable/venv/bin/python", "-c", STAFF_SIGN_IN, password, str(web))
+            try:
+                until(lambda: signed().stdout.split() == answer, 30, f"the staff page answering {answer}")
+            except AssertionError as error:
+                ran = signed()
+                raise AssertionError(f"{error}: {ran.stdout}{ran.stderr}\n"
+                                     + machine.log("cardtable-hall.service")[-2000:]) from None
         history = machine.root / "var/lib/cardtable/history.sqlite"
         record = History(history)
         record.record([played(1)])
@@ -322,11 +330,11 @@ def test_the_hall_and_a_linked_table_run_under_their_own_units(machine):
     print(f"\ninstall --hall and --link: {install_s:.1f} s; systemd-analyze security (booted): {scores}")
 
 
-STAFF_SIGN_IN = """if True:   # the hall's staff page, signed in to as a browser does: PASSWORD -> its status, a session or not
+STAFF_SIGN_IN = """if True:   # the hall's staff page, signed in to as a browser does: PASSWORD PORT -> its status, a session or not
     import http.client, sys, urllib.parse
-    hall = http.client.HTTPConnection("127.0.0.1", 8080, timeout=30)
+    hall = http.client.HTTPConnection("127.0.0.1", int(sys.argv[2]), timeout=30)
     hall.request("POST", "/staff/sign-in", urllib.parse.urlencode({"password": sys.argv[1]}),
-                 {"Origin": "http://127.0.0.1:8080", "Content-Type": "application/x-www-form-urlencoded"})
+                 {"Origin": f"http://127.0.0.1:{sys.argv[2]}", "Content-Type": "application/x-www-form-urlencoded"})
     answer = hall.getresponse()
     print(answer.status, "cardtable-staff=" in (answer.getheader("set-cookie") or ""))"""
 PI_CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
