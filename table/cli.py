@@ -221,7 +221,7 @@ def _declare_cafe(commands) -> None:
                       help="where the hall's pages are served (default: 127.0.0.1:8080)")
     cafe.add_argument("--folder", type=Path, metavar="DIR", help="the café's files and logs (default: a new "
                       "temporary folder)")
-    cafe.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: at Ctrl-C)")
+    cafe.add_argument("--seconds", type=duration, default=0, help="stop after this many seconds (0: at Ctrl-C)")
 
 
 def _broker_options(command, host: str | None, host_help: str) -> None:

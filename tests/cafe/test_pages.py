@@ -174,8 +174,18 @@ def test_the_players_their_pages_and_the_league_in_both_languages_everything_esc
     player = pages.get("/players/p-0000000000a1?lang=en").text
     assert "Games: 3 · wins: 2" in player and "Plays most often with" in player and "&lt;b&gt;Bob&lt;/b&gt;" in player
     assert "Sweep" in player and "place 1 of 2" in player and "data-events" not in player
+    assert "1er sur 2" in pages.get("/players/p-0000000000a1").text   # not "1e": French says 1er, then 2e, 3e
+    assert "2e sur 2" in pages.get("/players/p-0000000000b2").text
     assert pages.get("/players/p-ffffffffffff").status_code == 404
     league = pages.get("/league?month=2026-11").text
     rows = league.split('<tr class="winner">')[1]
     assert ">Alice</a></td><td>4</td><td>1 sur 1</td>" in rows   # one evening: 2 wins (2 points each), 1 loss (0)
     assert pages.get("/league?month=1999-01").status_code == 200
+
+
+def test_a_finished_games_scores_can_wrap_inside_its_card(site):
+    hall, pages = site
+    store(hall, "t7", 1, finished(1, {"1": 53, "2": 24, "3": 24, "4": 40}, [1]))
+    html = pages.get("/table/t7").text
+    # each score is nowrap: without a space between them the line cannot break, and overflows a phone's card
+    assert '</span><span class="score' not in html and '</span> <span class="score' in html

@@ -54,3 +54,9 @@ def test_a_cafe_of_too_many_tables_is_one_line():
                          text=True, timeout=60)
     assert run.returncode == 1 and run.stderr.strip().splitlines() == [
         "cardtable cafe: a simulated café has 1 to 8 tables, not 9"]
+
+
+def test_a_cafe_for_negative_seconds_is_one_line_of_usage():
+    run = subprocess.run([sys.executable, "-m", "table", "cafe", "--seconds", "-1"], cwd=REPO, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == "" and "argument --seconds: invalid duration value: '-1'" in run.stderr
