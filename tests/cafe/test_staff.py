@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from table.cafe.hall import Hall
-from table.cafe.mqtt import HALL_USER, PLAYERS, Broker
+from table.cafe.mqtt import HALL_USER, PLAYERS, Broker, CafeError, read_password
 from table.cafe.pages import Bulletin, app
 from table.cafe.staff import SESSION_S, Staff, card_uid
 from tests.cafe.test_pages import finished, store
@@ -196,3 +196,12 @@ def test_a_uid_is_read_as_people_and_usb_readers_type_it():
 def test_the_staff_page_speaks_french_first(pages):
     page = pages.get("/staff").text
     assert 'lang="fr"' in page and "Mot de passe du personnel" in page and "Se connecter" in page
+
+
+@pytest.mark.parametrize("text", ["", "\n", "  \n"])
+def test_an_empty_password_file_is_refused(tmp_path, text):
+    """An empty staff.password would open the staff page to an empty password."""
+    path = tmp_path / "staff.password"
+    path.write_text(text)
+    with pytest.raises(CafeError, match="empty"):
+        read_password(path)
