@@ -4,6 +4,7 @@ enrolled (a new player, another card for a known one), kept in hall.sqlite and p
 said in words and changing nothing."""
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -205,3 +206,13 @@ def test_an_empty_password_file_is_refused(tmp_path, text):
     path.write_text(text)
     with pytest.raises(CafeError, match="empty"):
         read_password(path)
+
+
+def test_a_game_naming_a_card_badly_leaves_the_staff_page_and_the_cards_whole(pages, hall):
+    """A table's game is data: a player entry without an id or a name, or with a UID that is none, is not a card."""
+    store(hall, "t1", 1, finished(1, {"1": 3, "2": 5, "3": 1}, [2]) | {"players": {
+        "1": {"card": "04B00000000001", "name": 5}, "2": {"card": "<b>", "id": "p-0000000000b0", "name": "Bob"},
+        "3": {"card": "04C00000000001", "id": "p-0000000000c0", "name": "Chloé"}}})
+    assert hall.cards() == {"04C00000000001": {"id": "p-0000000000c0", "name": "Chloé", "here": False}}
+    signed_in(pages)
+    assert pages.get("/staff?lang=en").status_code == 200
