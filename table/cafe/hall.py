@@ -25,6 +25,7 @@ from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, PLAYERS, Broker, ack, clie
                              stopped_by_signal, topic)
 from table.storage import open_store, transaction
 from table.storage.hall_cards import hall_cards
+from table.storage.registry import UID, player_problem
 
 KIND = "hall"
 FORMAT = 1
@@ -125,11 +126,13 @@ class Hall:
         return outbox, acked
 
     def _learn(self, body) -> None:
-        """Learn the player cards a stored game names (a later naming of a card wins)."""
+        """Learn the player cards a stored game names (a later naming of a card wins); an entry that is not a sound
+        card (a UID, a player id, a name) is left out."""
         players = body.get("players") if isinstance(body, dict) else None
         if isinstance(players, dict):
-            self._cards.update((p["card"], p) for p in players.values() if isinstance(p, dict)
-                               and isinstance(p.get("card"), str))
+            self._cards.update((p["card"], {"id": p["id"], "name": p["name"]}) for p in players.values()
+                               if isinstance(p, dict) and isinstance(p.get("card"), str)
+                               and UID.fullmatch(p["card"]) and player_problem(p.get("id"), p.get("name")) is None)
 
     def cards(self) -> dict[str, dict]:
         """Every player card the hall knows: UID -> {"id", "name", "here"} (here: enrolled on the staff page)."""

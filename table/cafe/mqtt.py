@@ -79,11 +79,14 @@ def read_ack(payload: bytes) -> tuple[str, int] | None:
 
 
 def read_password(path: Path) -> str:
-    """The password in the file at `path` (its first line); CafeError when it cannot be read."""
+    """The password in the file at `path` (its first line); CafeError when it cannot be read or is empty."""
     try:
-        return path.read_text().strip()
+        password = path.read_text().strip()
     except OSError as error:
         raise CafeError(f"{path}: {error.strerror}") from None
+    if not password:
+        raise CafeError(f"{path}: empty: no password in it")
+    return password
 
 
 def client(client_id: str, broker: Broker, will: tuple[str, str] | None = None) -> mqtt.Client:

@@ -17,6 +17,7 @@ from table.storage.registry import UID, Tag, player_problem, player_tag
 
 FILE = "players.json"
 FORMAT = 1
+LARGEST = 2 << 20   # bytes: twice the largest message the broker passes; a larger players.json is not read
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,10 @@ def _text(sound: dict[str, dict]) -> str:
 def write_hall_cards(path: Path, payload: bytes) -> int:
     """Write players.json at `path` from the hall's message `payload` (a whole new file, renamed into place);
     returns the number of cards kept. A payload that is not the hall's cards changes nothing (ValueError)."""
-    read = json.loads(payload)
+    try:
+        read = json.loads(payload)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
     if not isinstance(read, dict) or read.get("format") != FORMAT or not isinstance(read.get("cards"), dict):
         raise ValueError("not the hall's player cards")
     kept = _sound(read["cards"])
@@ -75,15 +79,16 @@ class HallCards:
             status = self.path.stat()
             stamp = (status.st_mtime_ns, status.st_size, status.st_ino)
             if stamp != self._stamp:
+                self._cards, self._stamp = {}, stamp   # until it is read: a bad file is said once, not at each look
+                if status.st_size > LARGEST:
+                    raise ValueError(f"{status.st_size} bytes, over {LARGEST}")
                 read = json.loads(self.path.read_bytes())
                 cards = read.get("cards") if isinstance(read, dict) else None
                 self._cards = {uid: (p["id"], p["name"]) for uid, p in _sound(cards or {}).items()}
-                self._stamp = stamp
         except FileNotFoundError:
             self._cards, self._stamp = {}, None
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, RecursionError) as error:   # RecursionError: JSON nested too deep
             log.warning("%s: the hall's player cards were not read (%s)", self.path, error)
-            self._cards, self._stamp = {}, None
         return self._cards
 
 

@@ -26,7 +26,8 @@ def test_the_table_reads_the_cards_the_link_wrote_and_again_when_they_change(tmp
     assert cards.lookup("04A11CE0000001") is None and cards.players() == {BOB: "Bobby"}
 
 
-@pytest.mark.parametrize("payload", [b"nonsense", b"[]", b'{"format": 2, "cards": {}}', b'{"format": 1}'])
+@pytest.mark.parametrize("payload", [b"nonsense", b"[]", b'{"format": 2, "cards": {}}', b'{"format": 1}',
+                                     b"[" * 100_000])
 def test_a_message_that_is_not_the_halls_cards_changes_nothing(tmp_path, payload):
     path = tmp_path / FILE
     write_hall_cards(path, hall_cards(CARDS).encode())
@@ -58,3 +59,25 @@ def test_the_registry_asks_the_hall_after_its_own_tags_and_never_for_a_uid_it_re
     assert registry.lookup("04000000000009") is None
     assert registry.players() == {ALICE: "Alice", BOB: "Bob", "p-0000000000c3": "Carol", "p-0000000000d4": "Dan"}
     registry.close()
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"format": 1, "cards": ' * 50_000, '{"cards": [1, 2]}',
+                                  '{"cards": {"04A11CE0000001": ["p-0000000000a1", "Alice"]}}', "\udcff"])
+def test_a_hostile_players_json_is_no_card_and_changes_nothing(tmp_path, text):
+    path = tmp_path / FILE
+    path.write_text(text, errors="surrogateescape")
+    registry = TagRegistry(tmp_path / "registry.sqlite", HallCards(path))
+    registry.enrol("04000000000001", Tag("card", "feira-torio", "TA01"))
+    assert registry.lookup("04A11CE0000001") is None and registry.players() == {}
+    assert registry.lookup("04000000000001") == Tag("card", "feira-torio", "TA01")
+    registry.close()
+
+
+def test_a_players_json_larger_than_the_broker_passes_is_not_read_and_said_once(tmp_path, caplog):
+    path = tmp_path / FILE
+    cards = {f"04{n:012X}": {"id": f"p-{n:012x}", "name": f"Player {n}"} for n in range(40_000)}
+    path.write_text(hall_cards(cards))
+    assert path.stat().st_size > 2 << 20
+    read = HallCards(path)
+    assert read.players() == {} and read.lookup("04000000000001") is None
+    assert len(caplog.records) == 1, "a bad file is said once, not at each card laid"
