@@ -2,7 +2,8 @@
 
 - **Sign-in**: the staff password `cardtable hall --setup` made (staff.password). A session is a random token in
   an HttpOnly, SameSite=Strict cookie for /staff, kept in the hall's memory for 12 hours (a restarted hall signs
-  staff out). A wrong password is answered after a second, one guess at a time: at most one guess a second.
+  staff out). A wrong password is answered after a second, one guess at a time from each address: at most one
+  guess a second from a machine, and its guesses never keep staff at another machine waiting.
 - **Forms**: every form sent must come from the hall's own staff page: its Origin header is the page's own and it
   carries its session's form token; anything else is refused and changes nothing.
 - **Enrolment**: a name and a card's UID (typed, or typed by a USB reader) make a new player; or a card is added
@@ -12,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import logging
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -24,10 +27,13 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from table.screen.glyphs import undrawable
 from table.storage.registry import NAME_CHARS, PLAYER_ID, UID, new_player_id, player_name_problem
 
 if TYPE_CHECKING:
     from table.cafe.hall import Hall
+
+log = logging.getLogger(__name__)
 
 COOKIE = "cardtable-staff"
 SESSION_S = 12 * 3600   # a sign-in lasts an evening
@@ -60,14 +66,25 @@ class Staff:
         self._password = password.encode()
         self._clock = clock
         self._sessions: dict[str, Session] = {}
-        self._guess = asyncio.Lock()
+        self._guessing: dict[str, tuple[asyncio.Lock, int]] = {}   # by client address: its lock, sign-ins at it
 
-    async def sign_in(self, typed: str) -> str | None:
-        """A new session's token when `typed` is the password (None after a second when it is not)."""
-        async with self._guess:
-            if not hmac.compare_digest(typed.encode(), self._password):
-                await asyncio.sleep(WRONG_S)
-                return None
+    async def sign_in(self, typed: str, client: str) -> str | None:
+        """A new session's token when `typed`, sent from address `client`, is the password (None after a second
+        when it is not)."""
+        lock, waiting = self._guessing.get(client) or (asyncio.Lock(), 0)
+        self._guessing[client] = lock, waiting + 1
+        try:
+            async with lock:
+                if not hmac.compare_digest(typed.encode(), self._password):
+                    log.warning("staff page: a wrong password from %s", client)
+                    await asyncio.sleep(WRONG_S)
+                    return None
+        finally:
+            lock, waiting = self._guessing[client]
+            if waiting == 1:   # nobody else from there: forgotten
+                del self._guessing[client]
+            else:
+                self._guessing[client] = lock, waiting - 1
         now = self._clock()
         self._sessions = {token: s for token, s in self._sessions.items() if s.ends > now}
         token = secrets.token_urlsafe(32)
@@ -125,11 +142,13 @@ def routes(hall: Hall, staff: Staff | None, page: Callable[..., Response], langu
             return refused(request, 404, "staff_off")
         if not same_origin(request):
             return refused(request, 403, "staff_foreign_form")
-        token = await staff.sign_in(str((await request.form()).get("password", "")))
+        token = await staff.sign_in(str((await request.form()).get("password", "")),
+                                    request.client.host if request.client else "")
         if token is None:
             return refused(request, 401, "staff_wrong_password")
         response = back(request)
-        response.set_cookie(COOKIE, token, max_age=SESSION_S, path="/staff", httponly=True, samesite="strict")
+        response.set_cookie(COOKIE, token, max_age=SESSION_S, path="/staff", httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https")
         return response
 
     async def sign_out(request: Request) -> Response:
@@ -157,8 +176,14 @@ def routes(hall: Hall, staff: Staff | None, page: Callable[..., Response], langu
             name = next((card["name"] for card in hall.cards().values() if card["id"] == pid), "")
             if not (PLAYER_ID.fullmatch(pid) and name):
                 return refused(request, 400, "staff_unknown_player", uid=typed)
-        elif player_name_problem(name) is not None:
-            return refused(request, 400, "staff_bad_name", uid=typed, name=name)
+        else:
+            name = unicodedata.normalize("NFC", name)   # "é" typed as "e" and an accent is kept as "é"
+            if cannot := undrawable(name):
+                return refused(request, 400, "staff_name_undrawable", uid=typed, name=name, chars=cannot)
+            if player_name_problem(name) is not None:
+                return refused(request, 400, "staff_bad_name", uid=typed, name=name)
+            if any(card["name"] == name for card in hall.cards().values()):
+                return refused(request, 409, "staff_name_taken", uid=typed, name=name)
         owner = await run_in_threadpool(hall.enrol, uid, pid or new_player_id(), name)
         if owner is not None:
             return refused(request, 409, "staff_card_taken", uid=typed, name=name, player=pid, owner=owner)

@@ -9,16 +9,20 @@ from datetime import datetime, timezone
 
 from table.registry import GAMES
 from table.screen.i18n import DEFAULT, LANGS, Translator
+from table.storage.registry import player_problem
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat as the pages show it: its number, its total (None: no game), whether it won or must act."""
+    """One seat as the pages show it: its number, its total (None: no game), whether it won or must act, and the
+    regular its player card named there (`player`, `name`; empty for a guest)."""
 
     number: int
     total: int | None = None
     winner: bool = False
     acting: bool = False
+    player: str = ""
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +79,10 @@ def card(name: str, status: str | None, live: str | None, games: list[dict], lan
 
 def _now(state: dict, t: Translator) -> tuple[str, list[Seat]]:
     """What the table is doing now, in words, and its seats."""
+    names = _names(state.get("names"))
     if state.get("phase") == "lobby":
         joined = _numbers(state.get("joined"))
-        return t.count("hall_lobby", len(joined)), [Seat(seat) for seat in joined]
+        return t.count("hall_lobby", len(joined)), [Seat(seat, **names.get(seat, {})) for seat in joined]
     seats = _numbers(state.get("seats"))
     if not seats:
         return t("hall_nothing"), []
@@ -90,7 +95,8 @@ def _now(state: dict, t: Translator) -> tuple[str, list[Seat]]:
         line = t("hall_sealed" if how == "sealed" else "hall_turn", seats=t.seats(acting))
     else:
         line = t("hall_playing")
-    return line, [Seat(seat, totals.get(seat), seat in winners, seat in acting) for seat in seats]
+    return line, [Seat(seat, totals.get(seat), seat in winners, seat in acting, **names.get(seat, {}))
+                  for seat in seats]
 
 
 def _clock(clock, t: Translator) -> str:
@@ -105,9 +111,11 @@ def _result(body, lang: str) -> Result | None:
     if not isinstance(body, dict) or body.get("game") not in GAMES:
         return None
     scores, winners = _by_seat(body.get("scores")), set(_numbers(body.get("winners")))
+    names = _names(body.get("players"))
     duration = body.get("duration_s")
     return Result(game=Translator(lang, body["game"])("game_name"), when=when(body.get("ended")),
-                  seats=[Seat(seat, total, seat in winners) for seat, total in sorted(scores.items())],
+                  seats=[Seat(seat, total, seat in winners, **names.get(seat, {}))
+                         for seat, total in sorted(scores.items())],
                   minutes=round(duration / 60) if type(duration) in (int, float) else 0)
 
 
@@ -132,6 +140,14 @@ def _object(text: str | None) -> dict:
 
 def _numbers(value) -> list[int]:
     return [n for n in value if type(n) is int] if isinstance(value, list) else []
+
+
+def _names(value) -> dict[int, dict[str, str]]:
+    """{seat: {"player", "name"}} from a JSON object of the regulars by seat ({"id", "name"}); unsound ones left out."""
+    if not isinstance(value, dict):
+        return {}
+    return {int(seat): {"player": named["id"], "name": named["name"]} for seat, named in value.items()
+            if seat.isdigit() and isinstance(named, dict) and player_problem(named.get("id"), named.get("name")) is None}
 
 
 def _by_seat(value) -> dict[int, int]:

@@ -56,13 +56,14 @@ def public_state(session: TableSession) -> dict:
     everything the game's public view holds, where every player it names is
     given as its seat number (the game's NAMED_PLAYERS; lists with one item per
     player follow the order of `seats`); `totals` by seat; `to_act`
-    (who must act and how), `prompt` (a seat's open button choice and its cursor) and `clock` (a game
-    clock's seconds left and allowed and whether it is paused, at the last entry; None without one).
+    (who must act and how), `prompt` (a seat's open button choice and its cursor), `clock` (a game
+    clock's seconds left and allowed and whether it is paused, at the last entry; None without one) and `names`
+    (the regulars whose player cards named a seat, by seat: their id and name, as the table's screen shows them).
     """
     view = session.public()
     if view is None:
         return {"format": FORMAT, "game": session.menu.game, "phase": "lobby", "joined": session.joined,
-                "options": dict(session.menu.options)}
+                "options": dict(session.menu.options), "names": _names(session, session.joined)}
     seats = list(session.players)
     return {
         **seated(view, seats, ("winners/*", *session.game.rules.NAMED_PLAYERS)),
@@ -74,7 +75,14 @@ def public_state(session: TableSession) -> dict:
         "to_act": to_act(session),
         "prompt": session.prompt_view(),
         "clock": session.clock_view(),
+        "names": _names(session, seats),
     }
+
+
+def _names(session: TableSession, seats: list[int]) -> dict:
+    """The players named at `seats` by their player cards: seat -> {"id", "name"} (guests are absent)."""
+    return {str(seat): {"id": pid, "name": name} for seat, (pid, name, _) in sorted(session.names.items())
+            if seat in seats}
 
 
 def to_act(session: TableSession) -> dict:

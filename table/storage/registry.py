@@ -21,11 +21,13 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.assets import ASSETS, deck_data
+from table.screen.glyphs import undrawable
 from table.storage import open_store, transaction
 
 if TYPE_CHECKING:
@@ -96,6 +98,10 @@ def player_name_problem(name: str) -> str | None:
         return "a player's name cannot be empty or start or end with spaces"
     if len(name) > NAME_CHARS or not name.isprintable():
         return f"a player's name is at most {NAME_CHARS} printable characters"
+    if unicodedata.normalize("NFC", name) != name:
+        return "a player's name is written with its accents composed (Unicode NFC)"
+    if cannot := undrawable(name):
+        return f"a player's name cannot hold {cannot!r}: the table's screen cannot draw it"
     return None
 
 

@@ -189,3 +189,19 @@ def test_a_finished_games_scores_can_wrap_inside_its_card(site):
     html = pages.get("/table/t7").text
     # each score is nowrap: without a space between them the line cannot break, and overflows a phone's card
     assert '</span><span class="score' not in html and '</span> <span class="score' in html
+
+
+def test_the_regulars_at_a_table_are_named_live_and_in_its_results_guests_by_seat(site):
+    """A seat a player card named shows its player (a link to their page) while the game is played, and their
+    name in the finished game's scores; a guest stays a seat number; a name is escaped; an unsound entry is left
+    out, never raised."""
+    hall, pages = site
+    alice, bob = {"id": "p-0000000000a1", "name": "Alice"}, {"id": "p-0000000000b2", "name": "<b>Bob</b>"}
+    hall.note("t8", "live", json.dumps({**LIVE, "names": {"1": alice, "3": bob, "4": {"id": "x", "name": 7}}}))
+    store(hall, "t8", 1, {**finished(1, {"1": 5, "3": 9, "4": 2}, [3]), "players": {"1": alice, "3": bob}})
+    t8 = cards(pages.get("/").text)["t8"]
+    assert '<td>1 · <a href="/players/p-0000000000a1?lang=fr">Alice</a></td><td>4</td>' in t8
+    assert '<td>3 · <a href="/players/p-0000000000b2?lang=fr">&lt;b&gt;Bob&lt;/b&gt;</a></td>' in t8
+    assert '<td>4</td><td>7</td>' in t8 and "<b>Bob</b>" not in t8
+    assert "Alice : 5" in t8 and '<span class="score winner">&lt;b&gt;Bob&lt;/b&gt; : 9</span>' in t8
+    assert "Siège 4 : 2" in t8

@@ -381,7 +381,7 @@ def test_shared_layers_read_only_the_declared_view_keys(screen, name):
             screen.render(table, page, step)
     session = SimpleNamespace(public=lambda: Watched(game.rules.observe(states[-1], None), reads), game=game,
                               players=tuple(range(1, players + 1)), menu=SimpleNamespace(options={}),
-                              prompt_view=lambda: None, clock_view=lambda: None, state=states[-1])
+                              prompt_view=lambda: None, clock_view=lambda: None, state=states[-1], names={})
     public_state(session)
     shared = {key for key, module in reads if not module.startswith(game.package)}
     assert shared and shared <= set(VIEW_KEYS)

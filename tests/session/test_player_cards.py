@@ -1,5 +1,5 @@
 """Player cards at the table: in the lobby a regular's card names the seat it is laid at (joining it first),
-journaled and restored; the finished game's result, history row and outbox body carry the players; during a
+journaled and restored, and in the public state (replay --json, live.json); the finished game's result, history row and outbox body carry the players; during a
 game a player card is refused in words."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 from table.events import Accepted, CardPlaced, CardRemoved, Refused
 from table.layout import load_layout
 from table.registry import GAMES
+from table.session.replay import public_state
 from table.session.table_session import TableSession
 from table.sim.simulated_table import SimulatedTable
 from table.storage.files import TableFiles
@@ -43,6 +44,7 @@ def test_a_player_card_joins_its_seat_names_it_and_moves_with_its_player():
     assert lobby.session.table_view()["names"] == {"4": "Alice"}
     lay(lobby, 2, "04B0B000000002")
     assert lobby.session.table_view()["names"] == {"2": "Bob", "4": "Alice"} and lobby.session.joined == [2, 4]
+    assert public_state(lobby.session)["names"] == {"2": {"id": BOB, "name": "Bob"}, "4": {"id": ALICE, "name": "Alice"}}
 
 
 def test_player_entries_are_restored_and_checked(tmp_path):
@@ -65,6 +67,7 @@ def test_a_finished_game_carries_its_players_to_the_history_and_the_outbox(tmp_p
         bots.world.join(seat)
     sim.tap("seat2", ALICE)                                   # seat 2 is Alice; seats 1 and 3 are guests
     bots.world.press(1, "ok")
+    assert public_state(sim.session)["names"] == {"2": {"id": ALICE, "name": "Alice"}}   # live.json's, for the hall
     bots.play()
     sim.press(2, "ok")
     [row] = files.journal.history.games()

@@ -161,7 +161,7 @@ def test_replay_json_mid_game_is_the_public_state_at_that_point(game_journals, c
 def test_replay_of_a_journal_still_in_the_lobby(game_journals, capsys):
     files, cuts = game_journals
     got = replay_json(capsys, files["lobby"])
-    assert got == {"format": 2, "game": "feira-torio", "phase": "lobby", "joined": [2, 3], "options": {}} == \
+    assert got == {"format": 2, "game": "feira-torio", "phase": "lobby", "joined": [2, 3], "options": {}, "names": {}} == \
         as_json(cuts["lobby"])
 
 
