@@ -7,10 +7,12 @@ the registry, so an interrupted enrolment resumes where it stopped.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from table.hardware.rfid.mfrc522 import FACTORY_PASSWORD
+from table.screen.glyphs import undrawable
 from table.storage.registry import (Tag, TagRegistry, deck_cards, new_player_id, player_name_problem, player_tag,
                                     staff_tag)
 
@@ -59,9 +61,13 @@ class Enrolment:
             raise ValueError(f"there is no deck {deck!r}")
         if staff < 0:
             raise ValueError("the number of staff cards cannot be negative")
-        problem = None if player is None else player_name_problem(player)
-        if problem:
-            raise ValueError(problem)
+        if player is not None:
+            player = unicodedata.normalize("NFC", player)   # an accent typed as a combining mark, composed
+            problem = player_name_problem(player)
+            if problem is None and (cannot := undrawable(player)):
+                problem = f"a player's name cannot hold {cannot!r}: the table's screen cannot draw it"
+            if problem:
+                raise ValueError(problem)
         self.registry = registry
         self.deck = deck
         self.player = None if player is None else (registry.player_id(player) or new_player_id(), player)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import os
-import unicodedata
 from functools import cache
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame.freetype  # noqa: E402  (after the setting that keeps pygame quiet)
+
+from table.storage.registry import unlaid  # noqa: E402
 
 
 @cache
@@ -16,9 +17,7 @@ def _font() -> pygame.freetype.Font:
 
 
 def undrawable(text: str) -> str:
-    """The characters of `text` the screen cannot draw as they are read: those its font has no glyph for,
-    combining marks (which would stack above or below a letter; composed text has none in names), and
-    right-to-left letters (the screen lays text out left to right, unshaped)."""
-    return "".join(char for char, metric in zip(text, _font().get_metrics(text))
-                   if metric is None or unicodedata.category(char) in ("Mn", "Me")
-                   or unicodedata.bidirectional(char) in ("R", "AL"))
+    """The characters of `text` the screen cannot draw as they are read: those its font has no glyph for, and
+    those no left-to-right, unshaped line shows (`unlaid`)."""
+    missing = "".join(char for char, metric in zip(text, _font().get_metrics(text)) if metric is None)
+    return missing + "".join(char for char in unlaid(text) if char not in missing)

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.assets import ASSETS, deck_data
-from table.screen.glyphs import undrawable
 from table.storage import open_store, transaction
 
 if TYPE_CHECKING:
@@ -100,9 +99,17 @@ def player_name_problem(name: str) -> str | None:
         return f"a player's name is at most {NAME_CHARS} printable characters"
     if unicodedata.normalize("NFC", name) != name:
         return "a player's name is written with its accents composed (Unicode NFC)"
-    if cannot := undrawable(name):
-        return f"a player's name cannot hold {cannot!r}: the table's screen cannot draw it"
+    if cannot := unlaid(name):
+        return f"a player's name cannot hold {cannot!r}: the table's screen lays names out left to right, unshaped"
     return None
+
+
+def unlaid(text: str) -> str:
+    """The characters of `text` a line laid out left to right, unshaped (as the screen draws), cannot show as
+    they are read: combining marks left once it is composed (they would stack above or below a letter) and
+    right-to-left letters."""
+    return "".join(char for char in text if unicodedata.category(char) in ("Mn", "Me")
+                   or unicodedata.bidirectional(char) in ("R", "AL"))
 
 
 def player_problem(pid, name) -> str | None:

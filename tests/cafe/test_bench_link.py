@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,8 @@ from table.bench.link import bench_link
 from tests.cafe.broker import REPO, needs
 
 
-def test_the_link_bench_catches_up_sees_changes_at_the_pages_and_holds_every_spectator():
+def test_the_link_bench_catches_up_sees_changes_at_the_pages_and_holds_every_spectator(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))   # its folders here: other runs' are not its own
     lacks = needs()
     if lacks:
         pytest.fail("the link bench needs " + ", ".join(lacks))
@@ -28,8 +28,8 @@ def test_the_link_bench_catches_up_sees_changes_at_the_pages_and_holds_every_spe
     assert figures["event_connections_held"] == 1
     assert figures["load_tables"] == 3 and figures["load_spectators"] == figures["load_connections_held"] == 5
     assert 0 < figures["load_hall_cpu_s"] < figures["load_s"] and 20 < figures["load_hall_peak_rss_mib"] < 1024
-    assert list(Path(tempfile.gettempdir()).glob("cardtable-bench-link-*")) == []
-    assert subprocess.run(["pgrep", "-f", "cardtable-bench-link-"], capture_output=True).stdout == b""
+    assert list(tmp_path.glob("cardtable-bench-link-*")) == []
+    assert subprocess.run(["pgrep", "-f", f"{tmp_path}/cardtable-bench-link-"], capture_output=True).stdout == b""
 
 
 def test_without_mosquitto_the_link_bench_says_so_in_its_figures():

@@ -218,10 +218,15 @@ def test_a_players_card_is_tagged_for_a_new_player_then_retagged_by_name_to_the_
     assert screen.outcome_text(again) == "Tag replaced: Alice's card. The old tag is retired."
 
 
-@pytest.mark.parametrize("name", ["", " Alice", "A" * 25])
+@pytest.mark.parametrize("name", ["", " Alice", "A" * 25, "Bob \U0001F600", "\u4e2d\u6587", "\u0645\u0631\u062d\u0628\u0627"])
 def test_a_player_card_for_a_name_that_cannot_be_shown_is_refused(name):
+    """Empty, spaced, too long, or letters the screen's font has no glyph for or cannot lay out left to right."""
     with pytest.raises(ValueError, match="player's name"):
         Enrolment(TagRegistry(), player=name)
+
+
+def test_a_players_name_typed_with_a_combining_accent_is_kept_composed():
+    assert Enrolment(TagRegistry(), player="Che\u0301rie").player[1] == "Ch\u00e9rie"
 
 
 @pytest.mark.parametrize("deck, staff, error", [("no-such-deck", 0, "no deck"), (None, 0, "nothing to enrol"),
