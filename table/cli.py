@@ -3,6 +3,7 @@ the finished games, benchmark, link the table to the café's hall and run the ha
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import re
@@ -26,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
     try:
-        return _command(parser, args)
+        return _command(args.parser, args)
     except StorageRefused as refused:
         print(f"cardtable {args.command}: {refused}", file=sys.stderr)
         return 1
@@ -53,6 +54,8 @@ def command_parser() -> argparse.ArgumentParser:
                     _declare_doctor, _declare_fallback, _declare_backup_and_restore, _declare_ended, _declare_layout,
                     _declare_link, _declare_hall, _declare_cafe):
         declare(commands)
+    for command in commands.choices.values():   # a command's misuse is told with that command's usage
+        command.set_defaults(parser=command)
     return parser
 
 
@@ -187,19 +190,32 @@ def _declare_layout(commands) -> None:
 
 def _declare_link(commands) -> None:
     link = commands.add_parser("link", help="publish the table's finished games and live state to the café's hall "
-                               "until stopped (docs/cafe.md)")
+                               "until stopped (docs/cafe.md)",
+                               description="The table's link to the café's hall: publishes the finished games of "
+                               "the table's outbox (history.sqlite) and its live state (live.json) to the hall's broker, "
+                               "over TLS, until stopped. It never writes the table's files: it writes only link.sqlite "
+                               "and players.json, in the folder cardtable-link beside the state directory. See "
+                               "docs/cafe.md.")
     link.add_argument("--table", default=os.environ.get("CARDTABLE_TABLE"), required="CARDTABLE_TABLE" not in os.environ,
                       help="the table's name: its broker user and topics (default: $CARDTABLE_TABLE)")
-    _broker_options(link, os.environ.get("CARDTABLE_HALL"), "the hall's broker (default: $CARDTABLE_HALL)")
+    _broker_options(link, os.environ.get("CARDTABLE_HALL"), "the hall's broker (default: $CARDTABLE_HALL)",
+                    "the broker's port (default: 8883)")
     link.add_argument("--state", type=Path, default=DEFAULT_JOURNAL.parent, metavar="DIR",
                       help="the table's state directory (default: the journal's)")
 
 
 def _declare_hall(commands) -> None:
     hall = commands.add_parser("hall", help="store and acknowledge every table's games until stopped; or, with "
-                               "--setup, write the hall's broker files (docs/cafe.md)")
+                               "--setup, write the hall's broker files (docs/cafe.md)",
+                               description="The café's hall: stores every table's finished games and live state "
+                               "from the broker in hall.sqlite, acknowledges the games, and serves the hall's pages (the "
+                               "hall screen, each table's spectator page, the players, the league, the staff page) until "
+                               "stopped. With --setup FOLDER it only writes the broker's files: its configuration, ACL, "
+                               "passwords, certificates, the staff password and each table's link file. See "
+                               "docs/cafe.md.")
     _broker_options(hall, "localhost", "the broker (default: localhost); with --setup, the name or address "
-                    "the tables reach it by, for its certificate")
+                    "the tables reach it by, for its certificate",
+                    "the broker's port (default: 8883); with --setup, the port its TLS listener is set up on")
     hall.add_argument("--state", type=Path, default=DEFAULT_HALL_STATE, metavar="DIR",
                       help="where hall.sqlite is (default: $CARDTABLE_HALL_STATE or ~/.local/state/cardtable-hall)")
     hall.add_argument("--setup", type=Path, metavar="FOLDER",
@@ -215,7 +231,12 @@ def _declare_hall(commands) -> None:
 
 def _declare_cafe(commands) -> None:
     cafe = commands.add_parser("cafe", help="a simulated café on this machine: Debian's Mosquitto, the hall and its "
-                               "pages, tables of bots with their links (docs/cafe.md)")
+                               "pages, tables of bots with their links (docs/cafe.md)",
+                               description="A whole café on this machine, each part a process of its own: Debian's "
+                               "Mosquitto set up on a free loopback port, the hall with its pages, and tables of bots "
+                               "playing with their links. It prints the hall's address, its staff page's password and "
+                               "where its files and logs are; Ctrl-C stops every process. It needs Debian's mosquitto "
+                               "and openssl. See docs/cafe.md.")
     cafe.add_argument("--tables", type=int, default=3, help="how many tables (1 to 8; each plays another game)")
     cafe.add_argument("--web", type=address, default=address("127.0.0.1:8080"), metavar="HOST:PORT",
                       help="where the hall's pages are served (default: 127.0.0.1:8080)")
@@ -224,9 +245,9 @@ def _declare_cafe(commands) -> None:
     cafe.add_argument("--seconds", type=duration, default=0, help="stop after this many seconds (0: at Ctrl-C)")
 
 
-def _broker_options(command, host: str | None, host_help: str) -> None:
+def _broker_options(command, host: str | None, host_help: str, port_help: str) -> None:
     command.add_argument("--broker", default=host, required=host is None, metavar="HOST", help=host_help)
-    command.add_argument("--port", type=port, default=8883)
+    command.add_argument("--port", type=port, default=8883, help=port_help)
     command.add_argument("--password-file", type=Path, metavar="FILE",
                          help="the file holding this client's password (made by cardtable hall --setup)")
     command.add_argument("--ca", type=Path, metavar="FILE",
@@ -331,15 +352,49 @@ def _cafe_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         return cafe_command(args.tables, args.web, args.folder, args.seconds)
     if args.command == "hall" and args.setup is not None:
         from table.cafe.hall import setup_command
+        _check_folder("--setup", args.setup)
         return setup_command(args.setup, args.tables, args.port, args.broker)
     if args.password_file is None or args.ca is None:
         parser.error(f"{args.command} needs --password-file FILE and --ca FILE")
+    _check_file("--password-file", args.password_file)
+    _check_file("--ca", args.ca)
     if args.command == "link":
         from table.cafe.link import link_command
+        from table.storage.outbox import link_file
+        _check_folder("--state", args.state, writes=False)
+        _check_folder("--state", args.state, link_file(args.state).parent)
         return link_command(args.table, args.broker, args.port, args.password_file, args.ca, args.state)
+    if args.staff_password_file is not None:
+        _check_file("--staff-password-file", args.staff_password_file)
+    _check_folder("--state", args.state)
     from table.cafe.hall import hall_command
     return hall_command(args.broker, args.port, args.password_file, args.ca, args.state, args.web,
                         args.staff_password_file)
+
+
+FILE_PROBLEMS = {errno.ENOENT: "no such file", errno.ENOTDIR: "no such file", errno.EISDIR: "a folder, not a file",
+                 errno.EACCES: "no permission to read it", errno.EPERM: "no permission to read it"}
+
+
+def _check_file(option: str, path: Path) -> None:
+    """CafeError naming `option` unless `path` is a file this process can read."""
+    from table.cafe.mqtt import CafeError
+    try:
+        path.open("rb").close()
+    except OSError as error:
+        raise CafeError(f"{option} {path}: {FILE_PROBLEMS.get(error.errno, error.strerror)}") from None
+
+
+def _check_folder(option: str, given: Path, folder: Path | None = None, writes: bool = True) -> None:
+    """CafeError naming `option`, given as `given`, unless `folder` (default: `given`) is a folder or can be made one,
+    and one this process can write in (when it `writes`)."""
+    from table.cafe.mqtt import CafeError
+    folder = folder or given
+    there = next(p for p in (folder, *folder.parents) if p.exists())   # the folder, or the nearest that would hold it
+    if not there.is_dir():
+        raise CafeError(f"{option} {given}: " + ("not a folder" if there == given else f"{there} is not a folder"))
+    if writes and not os.access(there, os.W_OK | os.X_OK):
+        raise CafeError(f"{option} {given}: no permission to write in {there}")
 
 
 def port(text: str) -> int:

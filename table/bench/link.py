@@ -107,7 +107,7 @@ def _broker(folder: Path, tables: list[str]) -> Iterator[int]:
     port = free_port()
     set_up(folder, tables, port, HOST, getpass.getuser())
     with _running(["mosquitto", "-c", str(folder / "mosquitto.conf")], folder / "mosquitto.log") as mosquitto:
-        wait_listening(port, mosquitto)
+        wait_listening(HOST, port, mosquitto, folder / "mosquitto.log")
         yield port
 
 

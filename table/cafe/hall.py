@@ -71,14 +71,14 @@ class Hall:
     """The hall's store at `path` (hall.sqlite), fed from the broker `broker`."""
 
     def __init__(self, path: Path, broker: Broker, changed: Callable[[str], None] = lambda _table: None) -> None:
+        self.client = client(HALL_USER, broker)   # first: a CA that cannot be used leaves no hall.sqlite made
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = open_store(path, KIND, SCHEMA, FORMAT)
         self._lock = threading.Lock()
         self.changed = changed   # told a table's name each time a game, live state or status of it is kept
         self.broker = broker
-        self.client = client(HALL_USER, broker)
-        self.client.on_connect = self._on_connect
-        self.client.on_message = self._on_message
         self._cards: dict[str, dict] = {}   # the player cards the stored games name: UID -> {"id", "name"}
         for body, in self._db.execute("SELECT body FROM games ORDER BY at, seq"):
             self._learn(json.loads(body))

@@ -99,7 +99,7 @@ def client(client_id: str, broker: Broker, will: tuple[str, str] | None = None) 
             made.tls_set(ca_certs=str(broker.ca))
         except OSError as error:   # ssl.SSLError too
             why = getattr(error, "reason", None) or error.strerror or error
-            raise CafeError(f"{broker.ca}: no CA certificate can be read there ({why})") from None
+            raise CafeError(f"--ca {broker.ca}: no CA certificate can be read there ({why})") from None
     if will is not None:
         made.will_set(*will, qos=1, retain=True)
     made.reconnect_delay_set(0.5, 5)

@@ -28,6 +28,7 @@ HOST = "127.0.0.1"
 TOOLS = ("mosquitto", "mosquitto_passwd", "openssl")
 REGULARS = ("Alice", "Bruno", "Chloé", "Driss", "Emma", "Farid", "Gaëlle", "Hugo")
 PACE_S = 0.4   # a bot's pause between two acts: a game a few minutes long, as the hall's screen shows it
+LISTEN_S = 30   # how long Mosquitto and the hall may take to listen
 
 
 def seats_for(game: str) -> list[int]:
@@ -74,26 +75,32 @@ def cafe_command(tables: int, web: tuple[str, int], folder: Path | None, seconds
     missing = missing_tools()
     if missing:
         raise CafeError(f"the café needs {missing}")
+    from table.cafe.pages import listening   # here: a table's process needs none of the pages
+    listening(web).close()   # an address that is taken or not this machine's: one line before anything starts
     home = folder or Path(tempfile.mkdtemp(prefix="cardtable-cafe-"))
     names = [f"t{n + 1}" for n in range(tables)]
     port = free_port()
     set_up(home / "broker", names, port, HOST, getpass.getuser())
-    processes = [started(["mosquitto", "-c", str(home / "broker" / "mosquitto.conf")], home / "mosquitto.log")]
+    processes: dict[subprocess.Popen, Path] = {}   # each process of the café: its log
     try:
-        wait_listening(port, processes[0])
-        processes.append(started([sys.executable, "-m", "table", "hall", *client_options(home / "broker", port,
-                                  HALL_USER), "--state", str(home / "hall"), "--web", f"{web[0]}:{web[1]}",
-                                  "--staff-password-file", str(home / "broker" / STAFF_PASSWORD)],
-                                 home / "hall.log"))
+        broker_log, hall_log = home / "mosquitto.log", home / "hall.log"
+        broker = started(["mosquitto", "-c", str(home / "broker" / "mosquitto.conf")], broker_log)
+        processes[broker] = broker_log
+        wait_listening(HOST, port, broker, broker_log)
+        hall = started([sys.executable, "-m", "table", "hall", *client_options(home / "broker", port, HALL_USER),
+                        "--state", str(home / "hall"), "--web", f"{web[0]}:{web[1]}",
+                        "--staff-password-file", str(home / "broker" / STAFF_PASSWORD)], hall_log)
+        processes[hall] = hall_log
         for n, (name, game) in enumerate(zip(names, GAMES)):
             state = home / name / "cardtable"
+            link_log, table_log = home / f"link-{name}.log", home / f"table-{name}.log"
             state.mkdir(parents=True, exist_ok=True)
-            processes.append(started([sys.executable, "-m", "table", "link", "--table", name,
-                                      *client_options(home / "broker", port, name), "--state", str(state)],
-                                     home / f"link-{name}.log"))
+            processes[started([sys.executable, "-m", "table", "link", "--table", name, *client_options(
+                home / "broker", port, name), "--state", str(state)], link_log)] = link_log
             regulars = REGULARS[2 * n % len(REGULARS):][:2]   # two regulars a table, each at one table only
-            processes.append(started([sys.executable, "-m", __name__, str(state), game, str(n + 1), *regulars],
-                                     home / f"table-{name}.log"))
+            processes[started([sys.executable, "-m", __name__, str(state), game, str(n + 1), *regulars],
+                              table_log)] = table_log
+        wait_listening(*web, hall, hall_log)   # its address is said once the hall serves it
         print(f"a café of {tables} tables ({', '.join(f'{n}: {g}' for n, g in zip(names, GAMES))}); its hall: "
               f"http://{web[0]}:{web[1]}/ ; its staff page: http://{web[0]}:{web[1]}/staff (password: "
               f"{staff_password(home / 'broker')}); files and logs in {home}; Ctrl-C stops it", flush=True)
@@ -128,6 +135,18 @@ def started(args: list[str], log: Path) -> subprocess.Popen:
         return subprocess.Popen(args, stdout=out, stderr=out)
 
 
+def stopped(process: subprocess.Popen, log: Path) -> CafeError:
+    """The error that says `process` of the café stopped, with the last line of its log, `log`."""
+    lines = log.read_text(errors="replace").strip().splitlines()
+    said = f'its log {log} ends: "{lines[-1].strip()}"' if lines else f"its log {log} is empty"
+    return CafeError(f"a process of the café stopped: {_named(process)}; {said}")
+
+
+def _named(process: subprocess.Popen) -> str:
+    """`process` as its command line begins, e.g. "python3 -m table hall"."""
+    return " ".join([Path(process.args[0]).name, *map(str, process.args[1:4])])
+
+
 def free_port() -> int:
     """A TCP port free on the loopback now."""
     with socket.socket() as probe:
@@ -135,27 +154,33 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_listening(port: int, broker: subprocess.Popen) -> None:
-    """Until Mosquitto, the process `broker`, listens on `port` (CafeError when it stops or takes over 10 s)."""
-    for _ in range(200):
-        if broker.poll() is not None:
-            raise CafeError("Mosquitto stopped at once (see mosquitto.log in the café's folder)")
+def wait_listening(host: str, port: int, process: subprocess.Popen, log: Path) -> None:
+    """Until `process`, its output in `log`, listens at `host`:`port` (CafeError when it stops or takes over
+    LISTEN_S)."""
+    end = time.monotonic() + LISTEN_S
+    while time.monotonic() < end:
+        _check_running({process: log})
         try:
-            socket.create_connection((HOST, port), timeout=0.2).close()
+            socket.create_connection((host, port), timeout=0.2).close()
             return
         except OSError:
             time.sleep(0.05)
-    raise CafeError("Mosquitto did not listen within 10 s")
+    raise CafeError(f"{_named(process)} did not listen at {host}:{port} within {LISTEN_S} s (its log: {log})")
 
 
-def _wait(processes: list[subprocess.Popen], seconds: float) -> None:
+def _check_running(processes: dict[subprocess.Popen, Path]) -> None:
+    """CafeError when one of `processes` (each with its log) ended."""
+    ended = next((p for p in processes if p.poll() is not None), None)
+    if ended is not None:
+        raise stopped(ended, processes[ended])
+
+
+def _wait(processes: dict[subprocess.Popen, Path], seconds: float) -> None:
     """Until `seconds` passed (0: until Ctrl-C or SIGTERM), or a process of the café ended (CafeError)."""
     stop, end = stopped_by_signal(), time.monotonic() + seconds if seconds else None
     try:
         while not stop.wait(0.2) and (end is None or time.monotonic() < end):
-            ended = next((p for p in processes if p.poll() is not None), None)
-            if ended is not None:
-                raise CafeError(f"a process of the café stopped: {' '.join(map(str, ended.args[:4]))} (see its log)")
+            _check_running(processes)
     except KeyboardInterrupt:   # Ctrl-C: the café stops, its files kept
         pass
 

@@ -352,9 +352,9 @@ def test_bad_settings_of_the_link_and_the_hall_are_one_line(tmp_path):
                    "cardtable link: 'T1' cannot name a table: lower-case letters, digits and dashes (32 at most)")
     assert_refused(cardtable(tmp_path, "link", "--table", "t1", "--broker", "hall", "--password-file",
                              str(tmp_path / "none"), "--ca", str(not_a_ca), *state),
-                   f"cardtable link: {tmp_path / 'none'}: No such file or directory")
+                   f"cardtable link: --password-file {tmp_path / 'none'}: no such file")
     assert_refused(cardtable(tmp_path, "hall", "--password-file", str(password), "--ca", str(not_a_ca), *state),
-                   f"cardtable hall: {not_a_ca}: no CA certificate can be read there (NO_CERTIFICATE_OR_CRL_FOUND)")
+                   f"cardtable hall: --ca {not_a_ca}: no CA certificate can be read there (NO_CERTIFICATE_OR_CRL_FOUND)")
     assert_refused(cardtable(tmp_path, "hall", "--setup", str(tmp_path / "broker"), "--table", "hall"),
                    "cardtable hall: 'hall' is the hall's own name: name the table otherwise")
     with socket.create_server((HOST, 0)) as taken:

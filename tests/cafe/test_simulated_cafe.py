@@ -3,14 +3,19 @@ process; the hall's page shows the tables live, their finished games and their r
 no process behind, and says in one line what it lacks."""
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
+from table.cafe import simulated
 from table.cafe.broker import staff_password
+from table.cafe.mqtt import CafeError
 from tests.cafe.broker import REPO, free_port, needs, until
 
 
@@ -60,3 +65,27 @@ def test_a_cafe_for_negative_seconds_is_one_line_of_usage():
     run = subprocess.run([sys.executable, "-m", "table", "cafe", "--seconds", "-1"], cwd=REPO, capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 2 and run.stdout == "" and "argument --seconds: invalid duration value: '-1'" in run.stderr
+
+
+def test_a_cafe_whose_pages_address_is_taken_is_one_line_and_starts_nothing(tmp_path):
+    with socket.create_server(("127.0.0.1", 0)) as taken:   # another program serves that address
+        web = f"127.0.0.1:{taken.getsockname()[1]}"
+        run = subprocess.run([sys.executable, "-m", "table", "cafe", "--web", web, "--folder", str(tmp_path / "cafe")],
+                             cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stdout) == (1, "") and run.stderr.splitlines() == [
+        f"cardtable cafe: the pages cannot be served at {web}: Address already in use"]
+    assert not (tmp_path / "cafe").exists()
+
+
+def test_a_process_of_the_cafe_that_stops_is_named_with_its_log_and_the_logs_last_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(simulated, "stopped_by_signal", threading.Event)
+    for code, log, said in [
+        ("print('starting'); sys.exit('cardtable hall: why it stopped')", tmp_path / "hall.log",
+         f'its log {tmp_path / "hall.log"} ends: "cardtable hall: why it stopped"'),
+        ("pass", tmp_path / "quiet.log", f"its log {tmp_path / 'quiet.log'} is empty"),
+    ]:
+        processes = {simulated.started([sys.executable, "-c", f"import sys; {code}"], log): log}
+        with pytest.raises(CafeError) as stopped:
+            simulated._wait(processes, 30)
+        assert str(stopped.value) == f"a process of the café stopped: {Path(sys.executable).name} -c import sys; " \
+            f"{code}; {said}"
