@@ -20,8 +20,9 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -123,6 +124,14 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
             "game_name": lambda game: Translator(lang, game)("game_name"), "when": lambda game: when(game.ended),
             **context}, status_code=status, headers=HEADERS)
 
+    def notice(request: Request, status: int, title: str, said: str, **params) -> Response:
+        """A page saying only `said` (a message's key, with `params`) under the title `title` (a key)."""
+        return page(request, "notice.html", _language(request), status, live=False, title=title, notice=said,
+                    said=params)
+
+    async def not_found(request: Request, error: HTTPException) -> Response:
+        return notice(request, 404, "hall_not_found_title", "hall_not_found")
+
     def league() -> League:
         return League((body for *_, body in hall.games()),
                       enrolled={card["id"]: card["name"] for card in hall.cards().values()})
@@ -136,7 +145,7 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
         found, lang = await run_in_threadpool(league), _language(request)
         record = found.records.get(request.path_params["pid"])
         if record is None:
-            return page(request, "players.html", lang, 404, live=False, records=[], missing=True)
+            return notice(request, 404, "hall_players", "hall_unknown_player")
         return page(request, "player.html", lang, live=False, record=record, met=found.partners(record.pid))
 
     async def league_page(request: Request):
@@ -182,7 +191,7 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
         Route("/table/{name}/events", events), Route("/players", players_page), Route("/players/{pid}", player_page),
         Route("/league", league_page), *routes(hall, staff, page, _language),
         Mount("/static", StaticFiles(directory=HERE / "static")),
-    ])
+    ], exception_handlers={404: not_found})
 
 
 def _language(request: Request) -> str:

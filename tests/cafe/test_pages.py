@@ -205,3 +205,15 @@ def test_the_regulars_at_a_table_are_named_live_and_in_its_results_guests_by_sea
     assert '<td>4</td><td>7</td>' in t8 and "<b>Bob</b>" not in t8
     assert "Alice : 5" in t8 and '<span class="score winner">&lt;b&gt;Bob&lt;/b&gt; : 9</span>' in t8
     assert "Siège 4 : 2" in t8
+
+
+def test_an_unknown_address_answers_the_pages_own_404_in_the_visitors_language(site):
+    hall, pages = site
+    french = pages.get("/nope")
+    assert french.status_code == 404 and 'lang="fr"' in french.text and "Cette page n&#39;existe pas." in french.text
+    assert '<link rel="stylesheet" href="/static/hall.css">' in french.text
+    assert french.headers["content-security-policy"] == "default-src 'self'"
+    english = pages.get("/nope/further", headers={"Accept-Language": "en"})
+    assert english.status_code == 404 and "There is no such page." in english.text
+    assert "There is no such page." in pages.get("/static/nope.css?lang=en").text
+    assert pages.get("/players/p-ffffffffffff?lang=en").text.count("The hall knows no such player.") == 1
