@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 import threading
 from datetime import datetime
@@ -41,6 +42,7 @@ ON_HALL, ON_TABLE = 3, 12   # finished games shown per table on the hall screen 
 KEEPALIVE_S = 15            # an event stream with no change sends a comment this often (a gone reader is noticed)
 HEADERS = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer"}
+MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")   # a league's month, YYYY-MM
 
 log = logging.getLogger(__name__)
 
@@ -149,12 +151,16 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
         return page(request, "player.html", lang, live=False, record=record, met=found.partners(record.pid))
 
     async def league_page(request: Request):
+        asked = request.query_params.get("month")
+        if asked and not MONTH.fullmatch(asked):
+            return notice(request, 400, "hall_league", "hall_bad_month", month=asked[:20])
         found, lang = await run_in_threadpool(league), _language(request)
         months = found.months()
-        asked = request.query_params.get("month")
-        month = asked if asked in months else months[0] if months else datetime.now().strftime("%Y-%m")
+        month = asked or (months[0] if months else datetime.now().strftime("%Y-%m"))
+        t = Translator(lang)
         return page(request, "league.html", lang, live=False, month=month, months=months,
-                    standings=found.standings(month), evenings=found.evenings)
+                    standings=found.standings(month), evenings=found.evenings,
+                    month_name=lambda month: t(f"hall_month_{int(month[5:])}", year=month[:4]))
 
     def hall_page(request: Request):
         lang = _language(request)
