@@ -120,8 +120,10 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
                 for name, status, live in hall.tables() if names is None or name in names]
 
     def page(request: Request, template: str, lang: str, status: int = 200, live: bool = True, **context):
+        other = "en" if lang == "fr" else "fr"
         return templates.TemplateResponse(request, template, {
-            "lang": lang, "t": Translator(lang), "other": "en" if lang == "fr" else "fr",
+            "lang": lang, "t": Translator(lang), "other": other,
+            "switch": request.url.include_query_params(lang=other).query,   # this page in the other language
             "events": f"{request.url.path.rstrip('/')}/events?lang={lang}" if live else "",
             "game_name": lambda game: Translator(lang, game)("game_name"), "when": lambda game: when(game.ended),
             **context}, status_code=status, headers=HEADERS)

@@ -234,3 +234,11 @@ def test_the_league_says_a_month_with_no_games_and_refuses_one_that_is_not_a_mon
         refused = pages.get("/league", params={"month": bad, "lang": "en"})
         assert refused.status_code == 400 and 'href="/static/hall.css"' in refused.text and "Alice" not in refused.text
         assert "is not a month: write it as 2026-11." in refused.text and "<b>2026" not in refused.text
+
+
+def test_the_language_link_keeps_the_pages_other_query_parameters(site):
+    hall, pages = site
+    league = pages.get("/league?month=2026-11").text
+    assert '<a href="?month=2026-11&amp;lang=en" hreflang="en" lang="en">English</a>' in league
+    assert 'href="?month=2026-11&amp;lang=fr" hreflang="fr"' in pages.get("/league?lang=en&month=2026-11").text
+    assert 'href="?lang=en" hreflang="en"' in pages.get("/").text
