@@ -31,7 +31,7 @@ from starlette.templating import Jinja2Templates
 from table.cafe.league import League
 from table.cafe.mqtt import NAME, CafeError
 from table.cafe.staff import Staff, routes
-from table.cafe.view import card, language, when
+from table.cafe.view import card, language, shown_uid, when
 from table.screen.i18n import Translator
 
 if TYPE_CHECKING:
@@ -108,7 +108,9 @@ class Stream:
 def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette:
     """The pages of `hall`, kept live by `bulletin`; its staff page signed in to by `staff` (None: no staff
     password, the staff page says so)."""
-    templates = Jinja2Templates(env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True))
+    environment = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    environment.filters["uid"] = shown_uid
+    templates = Jinja2Templates(env=environment)
     fragment = templates.get_template("card.html")
 
     def cards(names: set[str] | None, lang: str, spectator: bool) -> list[Markup]:
