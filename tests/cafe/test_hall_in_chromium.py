@@ -83,6 +83,17 @@ def test_a_game_finished_at_a_table_appears_live_on_the_hall_page_in_chromium(tm
     assert chromium.evaluate(page, f"{CARD}.querySelector('.score.winner') !== null")
     assert chromium.evaluate(page, "window.sameLoad") is True, "shown live, without a reload"
     chromium.screenshot(page, tmp_path / "hall.png")
+    assert "en ligne" in chromium.evaluate(page, f"{CARD}.innerText")
+    hall.kill(signal.SIGTERM)   # the page's connection lost: what it shows of the table is unknown now
+    assert hall.ended() == 0
+    until(lambda: chromium.evaluate(page, "document.body.classList.contains('stale')"), 10, "the page says so")
+    shown = chromium.evaluate(page, f"{CARD}.innerText")
+    assert "en ligne" not in shown and "état inconnu" in shown, shown
+    chromium.screenshot(page, tmp_path / "lost.png")
+    hall = broker.hall(tmp_path / "hall").start()
+    until(lambda: "en ligne" in chromium.evaluate(page, f"{CARD}.innerText"), 15, "back online as the hall answers")
+    assert "état inconnu" not in chromium.evaluate(page, f"{CARD}.innerText")
+    assert chromium.evaluate(page, "window.sameLoad") is True, "the page reconnected by itself"
     link.kill(signal.SIGTERM)   # it says "offline" as it goes
     until(lambda: chromium.evaluate(page, f"{CARD}.classList.contains('offline')"), 10, "the table shown offline")
     assert "hors ligne" in chromium.evaluate(page, f"{CARD}.innerText")
