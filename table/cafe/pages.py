@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 import threading
 from datetime import datetime
@@ -20,8 +21,9 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -29,7 +31,7 @@ from starlette.templating import Jinja2Templates
 from table.cafe.league import League
 from table.cafe.mqtt import NAME, CafeError
 from table.cafe.staff import Staff, routes
-from table.cafe.view import card, language, when
+from table.cafe.view import card, language, shown_uid, when
 from table.screen.i18n import Translator
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ ON_HALL, ON_TABLE = 3, 12   # finished games shown per table on the hall screen 
 KEEPALIVE_S = 15            # an event stream with no change sends a comment this often (a gone reader is noticed)
 HEADERS = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer"}
+MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")   # a league's month, YYYY-MM
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +108,9 @@ class Stream:
 def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette:
     """The pages of `hall`, kept live by `bulletin`; its staff page signed in to by `staff` (None: no staff
     password, the staff page says so)."""
-    templates = Jinja2Templates(env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True))
+    environment = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    environment.filters["uid"] = shown_uid
+    templates = Jinja2Templates(env=environment)
     fragment = templates.get_template("card.html")
 
     def cards(names: set[str] | None, lang: str, spectator: bool) -> list[Markup]:
@@ -117,11 +122,21 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
                 for name, status, live in hall.tables() if names is None or name in names]
 
     def page(request: Request, template: str, lang: str, status: int = 200, live: bool = True, **context):
+        other = "en" if lang == "fr" else "fr"
         return templates.TemplateResponse(request, template, {
-            "lang": lang, "t": Translator(lang), "other": "en" if lang == "fr" else "fr",
+            "lang": lang, "t": Translator(lang), "other": other,
+            "switch": request.url.include_query_params(lang=other).query,   # this page in the other language
             "events": f"{request.url.path.rstrip('/')}/events?lang={lang}" if live else "",
             "game_name": lambda game: Translator(lang, game)("game_name"), "when": lambda game: when(game.ended),
             **context}, status_code=status, headers=HEADERS)
+
+    def notice(request: Request, status: int, title: str, said: str, **params) -> Response:
+        """A page saying only `said` (a message's key, with `params`) under the title `title` (a key)."""
+        return page(request, "notice.html", _language(request), status, live=False, title=title, notice=said,
+                    said=params)
+
+    async def not_found(request: Request, error: HTTPException) -> Response:
+        return notice(request, 404, "hall_not_found_title", "hall_not_found")
 
     def league() -> League:
         return League((body for *_, body in hall.games()),
@@ -136,16 +151,20 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
         found, lang = await run_in_threadpool(league), _language(request)
         record = found.records.get(request.path_params["pid"])
         if record is None:
-            return page(request, "players.html", lang, 404, live=False, records=[], missing=True)
+            return notice(request, 404, "hall_players", "hall_unknown_player")
         return page(request, "player.html", lang, live=False, record=record, met=found.partners(record.pid))
 
     async def league_page(request: Request):
+        asked = request.query_params.get("month")
+        if asked and not MONTH.fullmatch(asked):
+            return notice(request, 400, "hall_league", "hall_bad_month", month=asked[:20])
         found, lang = await run_in_threadpool(league), _language(request)
         months = found.months()
-        asked = request.query_params.get("month")
-        month = asked if asked in months else months[0] if months else datetime.now().strftime("%Y-%m")
+        month = asked or (months[0] if months else datetime.now().strftime("%Y-%m"))
+        t = Translator(lang)
         return page(request, "league.html", lang, live=False, month=month, months=months,
-                    standings=found.standings(month), evenings=found.evenings)
+                    standings=found.standings(month), evenings=found.evenings,
+                    month_name=lambda month: t(f"hall_month_{int(month[5:])}", year=month[:4]))
 
     def hall_page(request: Request):
         lang = _language(request)
@@ -182,7 +201,7 @@ def app(hall: Hall, bulletin: Bulletin, staff: Staff | None = None) -> Starlette
         Route("/table/{name}/events", events), Route("/players", players_page), Route("/players/{pid}", player_page),
         Route("/league", league_page), *routes(hall, staff, page, _language),
         Mount("/static", StaticFiles(directory=HERE / "static")),
-    ])
+    ], exception_handlers={404: not_found})
 
 
 def _language(request: Request) -> str:

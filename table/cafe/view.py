@@ -130,6 +130,11 @@ def when(moment: str | datetime) -> str:
     return moment.strftime("%H:%M" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 
 
+def shown_uid(uid: str) -> str:
+    """A card's UID as the staff page shows it, in bytes as a phone's app does: "04A21C5B" as "04:A2:1C:5B"."""
+    return ":".join(uid[i:i + 2] for i in range(0, len(uid), 2))
+
+
 def _object(text: str | None) -> dict:
     try:
         read = json.loads(text or "{}")

@@ -83,6 +83,17 @@ def test_a_game_finished_at_a_table_appears_live_on_the_hall_page_in_chromium(tm
     assert chromium.evaluate(page, f"{CARD}.querySelector('.score.winner') !== null")
     assert chromium.evaluate(page, "window.sameLoad") is True, "shown live, without a reload"
     chromium.screenshot(page, tmp_path / "hall.png")
+    assert "en ligne" in chromium.evaluate(page, f"{CARD}.innerText")
+    hall.kill(signal.SIGTERM)   # the page's connection lost: what it shows of the table is unknown now
+    assert hall.ended() == 0
+    until(lambda: chromium.evaluate(page, "document.body.classList.contains('stale')"), 10, "the page says so")
+    shown = chromium.evaluate(page, f"{CARD}.innerText")
+    assert "en ligne" not in shown and "état inconnu" in shown, shown
+    chromium.screenshot(page, tmp_path / "lost.png")
+    hall = broker.hall(tmp_path / "hall").start()
+    until(lambda: "en ligne" in chromium.evaluate(page, f"{CARD}.innerText"), 15, "back online as the hall answers")
+    assert "état inconnu" not in chromium.evaluate(page, f"{CARD}.innerText")
+    assert chromium.evaluate(page, "window.sameLoad") is True, "the page reconnected by itself"
     link.kill(signal.SIGTERM)   # it says "offline" as it goes
     until(lambda: chromium.evaluate(page, f"{CARD}.classList.contains('offline')"), 10, "the table shown offline")
     assert "hors ligne" in chromium.evaluate(page, f"{CARD}.innerText")
@@ -105,13 +116,19 @@ def test_a_player_card_enrolled_on_the_staff_page_in_chromium_seats_its_player_a
     until(lambda: loaded(chromium, page, "/staff") and chromium.evaluate(page, "!!document.getElementById('uid')"),
           15, "signed in")
     chromium.evaluate(page, "document.getElementById('name').value = 'Zoé'")
-    chromium.evaluate(page, "document.getElementById('uid').value = '04:5a:0e:00:00:00:01'")   # as a USB reader types
-    sent = time.monotonic()
+    chromium.evaluate(page, "document.getElementById('uid').value = '04:5a:0e'")   # not a UID
     chromium.evaluate(page, "document.querySelector('#new-player button').click()")
+    until(lambda: loaded(chromium, page, "/staff/cards") and chromium.evaluate(
+        page, "!!document.getElementById('problem')"), 15, "the UID refused")
+    assert chromium.evaluate(page, "document.activeElement.id") == "uid", "the cursor where the next card goes"
+    chromium.call("Input.insertText", page, text="04:5a:0e:00:00:00:01")   # a USB reader types the next card
+    sent = time.monotonic()
+    chromium.call("Input.dispatchKeyEvent", page, type="keyDown", key="Enter", code="Enter",
+                  windowsVirtualKeyCode=13, text="\r")   # and Enter, which sends the form
     until(lambda: loaded(chromium, page, "/staff") and chromium.evaluate(page, "!!document.getElementById('done')"),
           15, "the card enrolled")
     assert chromium.evaluate(page, "document.getElementById('done').innerText").startswith(
-        "Carte 045A0E00000001 enregistrée pour Zoé")
+        "Carte 04:5A:0E:00:00:00:01 enregistrée pour Zoé")
     chromium.screenshot(page, tmp_path / "staff.png")
     cards = hall_cards_file(state)
     until(lambda: cards.exists() and "045A0E00000001" in cards.read_text(), 15, "Zoé's card written for t1")

@@ -180,7 +180,6 @@ def test_the_players_their_pages_and_the_league_in_both_languages_everything_esc
     league = pages.get("/league?month=2026-11").text
     rows = league.split('<tr class="winner">')[1]
     assert ">Alice</a></td><td>4</td><td>1 sur 1</td>" in rows   # one evening: 2 wins (2 points each), 1 loss (0)
-    assert pages.get("/league?month=1999-01").status_code == 200
 
 
 def test_a_finished_games_scores_can_wrap_inside_its_card(site):
@@ -205,3 +204,41 @@ def test_the_regulars_at_a_table_are_named_live_and_in_its_results_guests_by_sea
     assert '<td>4</td><td>7</td>' in t8 and "<b>Bob</b>" not in t8
     assert "Alice : 5" in t8 and '<span class="score winner">&lt;b&gt;Bob&lt;/b&gt; : 9</span>' in t8
     assert "Siège 4 : 2" in t8
+
+
+def test_an_unknown_address_answers_the_pages_own_404_in_the_visitors_language(site):
+    hall, pages = site
+    french = pages.get("/nope")
+    assert french.status_code == 404 and 'lang="fr"' in french.text and "Cette page n&#39;existe pas." in french.text
+    assert '<link rel="stylesheet" href="/static/hall.css">' in french.text
+    assert french.headers["content-security-policy"] == "default-src 'self'"
+    english = pages.get("/nope/further", headers={"Accept-Language": "en"})
+    assert english.status_code == 404 and "There is no such page." in english.text
+    assert "There is no such page." in pages.get("/static/nope.css?lang=en").text
+    assert pages.get("/players/p-ffffffffffff?lang=en").text.count("The hall knows no such player.") == 1
+
+
+def test_the_league_says_a_month_with_no_games_and_refuses_one_that_is_not_a_month(site):
+    hall, pages = site
+    alice = {"id": "p-0000000000a1", "name": "Alice"}
+    store(hall, "t3", 1, {**finished(1, {"1": 9, "2": 3}, [1], game="sweep"), "players": {"1": alice}})
+    shown = pages.get("/league?month=2026-11").text
+    assert "<title>Ligue · novembre 2026</title>" in shown and ">Alice</a>" in shown
+    assert "<title>League · November 2026</title>" in pages.get("/league?month=2026-11&lang=en").text
+    empty = pages.get("/league?month=1999-01")
+    assert empty.status_code == 200 and "<title>Ligue · janvier 1999</title>" in empty.text
+    assert "Aucune partie de la ligue en janvier 1999." in empty.text and "Alice" not in empty.text
+    assert '<a href="/league?month=2026-11&amp;lang=fr">novembre 2026</a>' in empty.text, "the months with games"
+    assert "No league games in December 2026." in pages.get("/league?month=2026-12&lang=en").text
+    for bad in ("garbage", "2026-13", "2026-1", "<b>2026</b>"):
+        refused = pages.get("/league", params={"month": bad, "lang": "en"})
+        assert refused.status_code == 400 and 'href="/static/hall.css"' in refused.text and "Alice" not in refused.text
+        assert "is not a month: write it as 2026-11." in refused.text and "<b>2026" not in refused.text
+
+
+def test_the_language_link_keeps_the_pages_other_query_parameters(site):
+    hall, pages = site
+    league = pages.get("/league?month=2026-11").text
+    assert '<a href="?month=2026-11&amp;lang=en" hreflang="en" lang="en">English</a>' in league
+    assert 'href="?month=2026-11&amp;lang=fr" hreflang="fr"' in pages.get("/league?lang=en&month=2026-11").text
+    assert 'href="?lang=en" hreflang="en"' in pages.get("/").text

@@ -88,13 +88,13 @@ def test_a_player_card_enrolled_by_name_and_uid_is_kept_published_and_listed(pag
     form = signed_in(pages)
     answer = enrol(pages, form, name="Alice", uid=" 04:a2:1c:5b ")
     assert answer.status_code == 200 and answer.url.path == "/staff", "back on the staff page (no form sent twice)"
-    assert said(answer.text) == "Card 04A21C5B enrolled for Alice: every table knows it within seconds."
+    assert said(answer.text) == "Card 04:A2:1C:5B enrolled for Alice: every table knows it within seconds."
     [(uid, card)] = hall.cards().items()
     assert uid == "04A21C5B" and card["name"] == "Alice" and card["here"] and re.fullmatch(r"p-[0-9a-f]{12}",
                                                                                             card["id"])
     assert hall.client.cards() == {"04A21C5B": {"id": card["id"], "name": "Alice"}}
     assert hall.client.sent[-1][2:] == (1, True), "QoS 1, retained: a table's link gets it whenever it connects"
-    assert '<code>04A21C5B</code>' in answer.text and f'/players/{card["id"]}' in answer.text
+    assert '<code>04:A2:1C:5B</code>' in answer.text and f'/players/{card["id"]}' in answer.text
     players = pages.get("/players?lang=en").text
     assert "Alice" in players, "an enrolled player is one of the café's players before their first game"
     assert pages.get(f"/players/{card['id']}?lang=en").status_code == 200
@@ -109,22 +109,24 @@ def test_another_card_for_a_known_player_names_the_same_player(pages, hall):
     page = pages.get("/staff?lang=en").text
     assert '<option value="p-0000000000b0">Bruno</option>' in page and "at a table" in page
     answer = enrol(pages, form, player="p-0000000000b0", uid="04B00000000002")
-    assert said(answer.text) == "Card 04B00000000002 enrolled for Bruno: every table knows it within seconds."
+    assert said(answer.text) == "Card 04:B0:00:00:00:00:02 enrolled for Bruno: every table knows it within seconds."
     assert {uid: card["id"] for uid, card in hall.cards().items()} == {
         "04B00000000001": "p-0000000000b0", "04B00000000002": "p-0000000000b0"}
     assert enrol(pages, form, player="p-00000000dead", uid="04B00000000003").status_code == 400
 
 
-@pytest.mark.parametrize("fields, status, message", [
-    ({"name": "Alice", "uid": "04A21C"}, 400, "“04A21C” is not a card's UID"),
-    ({"name": "Alice", "uid": "ZZ:A2:1C:5B"}, 400, "is not a card's UID"),
-    ({"name": " Alice", "uid": "04A21C5B"}, 400, "A player's name is 1 to 24 printable characters"),
-    ({"name": "A" * 25, "uid": "04A21C5B"}, 400, "A player's name is 1 to 24 printable characters"),
-    ({"name": "", "uid": "04A21C5B"}, 400, "A player's name"),
-    ({"player": "p-0000000000b0", "uid": "04A21C5B"}, 400, "Choose a player the hall knows."),
-    ({"name": "Eve", "uid": "04B00000000001"}, 409, "This card is already Bruno's card: nothing was changed."),
+@pytest.mark.parametrize("fields, status, message, refused", [
+    ({"name": "Alice", "uid": "04A21C"}, 400, "“04A21C” is not a card's UID", "uid"),
+    ({"name": "Alice", "uid": "ZZ:A2:1C:5B"}, 400, "is not a card's UID", "uid"),
+    ({"name": " Alice", "uid": "04A21C5B"}, 400, "A player's name is 1 to 24 printable characters", "name"),
+    ({"name": "A" * 25, "uid": "04A21C5B"}, 400, "A player's name is 1 to 24 printable characters", "name"),
+    ({"name": "", "uid": "04A21C5B"}, 400, "A player's name", "name"),
+    ({"player": "p-0000000000b0", "uid": "04A21C5B"}, 400, "Choose a player the hall knows.", "player"),
+    ({"name": "Eve", "uid": "04B00000000001"}, 409, "This card is already Bruno's card: nothing was changed.", "uid"),
+    ({"player": "p-0000000000b1", "uid": "04A21C"}, 400, "is not a card's UID", "another-uid"),
+    ({"player": "p-0000000000b1", "uid": "04B00000000001"}, 409, "This card is already Bruno's card", "another-uid"),
 ])
-def test_bad_input_is_said_and_changes_nothing(pages, hall, fields, status, message):
+def test_bad_input_is_said_and_changes_nothing(pages, hall, fields, status, message, refused):
     store(hall, "t1", 1, finished(1, {"1": 3, "2": 5}, [2]) | {
         "players": {"2": {"id": "p-0000000000b1", "name": "Bruno", "card": "04B00000000001"}}})
     before, sent = hall.cards(), len(hall.client.sent)
@@ -133,6 +135,8 @@ def test_bad_input_is_said_and_changes_nothing(pages, hall, fields, status, mess
     assert hall.cards() == before and len(hall.client.sent) == sent
     if "name" in fields:   # what was typed is shown again, to be corrected
         assert f'value="{fields["uid"]}"' in answer.text
+    # the cursor in the field refused (not the name's): a USB reader types the next card's UID there
+    assert re.findall(r'<(?:input|select) id="([^"]+)"[^>]* autofocus', answer.text) == [refused]
 
 
 def test_a_card_enrolled_here_wins_over_one_a_later_game_names_otherwise(pages, hall):

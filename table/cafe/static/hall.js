@@ -18,3 +18,6 @@ source?.addEventListener("table", (event) => {
 });
 source?.addEventListener("open", () => document.body.classList.remove("stale"));
 source?.addEventListener("error", () => document.body.classList.add("stale"));
+// The field a page puts the cursor in (the staff page's refused one) has its text selected: what is typed next, as a
+// USB reader types a card's UID, replaces it instead of joining it.
+document.querySelector("input[autofocus]")?.select();
