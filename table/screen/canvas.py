@@ -19,6 +19,7 @@ HEADER = 84          # height of the title bar (the message banner covers it)
 PROMPT = 68          # height of the prompt bar at the bottom of a page
 WHY_SIZE = 28        # the size of a first game's why under the prompt
 NAME_W = 220         # the widest a seat's name (or its player's) is drawn in a score table
+CROWN_GAP = 8        # between a winner's name and its crown
 
 
 class Canvas:
@@ -75,19 +76,21 @@ class Canvas:
             yield p, row
 
     def score_rows(self, players: list[int], top: int, bottom: int, most: int, name: tuple[int, int] = (100, 40),
-                   crown: tuple[int, int] | None = None, x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
+                   crown: int = 0, x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
         """Seat rows (`seat_rows`, to `x1`) of a score table, each with its seat's name, or its player's when a
-        player card named it (`name`: x in the row, size); with a `crown` (x in the row, radius), a winner's row is
-        framed and crowned once drawn."""
+        player card named it (`name`: x in the row, size); with a `crown` (its radius), a winner's row is framed and
+        crowned just after its name once drawn, the names narrower so the crown stays within NAME_W."""
         names = self.table.get("names") or {}
+        width = NAME_W - (2 * crown + CROWN_GAP if crown else 0)
         for p, row in self.seat_rows(players, top, bottom, most, x1=x1):
             seat = self.seat(p)
-            draw.text(self.surf, names.get(str(seat)) or self.t("seat", seat=seat), name[1], TEXT, "midleft",
-                      (row.x + name[0], row.centery), width=NAME_W, lines=2)
+            player = names.get(str(seat))
+            drawn = draw.text(self.surf, draw.fitted_name(player, width, 2) if player else self.t("seat", seat=seat),
+                              name[1], TEXT, "midleft", (row.x + name[0], row.centery), width=width, lines=2)
             yield p, row
             if crown and p in self.view["winners"]:
                 draw.frame(self.surf, row)
-                draw.crown(self.surf, (row.x + crown[0], row.centery), crown[1])
+                draw.crown(self.surf, (drawn.right + CROWN_GAP + crown, row.centery), crown)
 
     def unit_rows(self, units: list[list[int]], top: int, bottom: int, most: int = 100,
                   badge: int = 30) -> Iterator[tuple[int, pygame.Rect, int]]:

@@ -56,7 +56,7 @@ def render(s: str, size: int, colour, width: int | None = None, lines: int = 1,
         f.align = align
         if width is None or f.size(s)[0] <= width:
             return _rendered(s, size, f.render(s, True, colour))
-        if lines > 1:
+        if lines > 1 and (_words_fit(f, s, width) or size <= 12):
             image = f.render(s, True, colour, None, width)
             if image.get_height() <= lines * f.get_linesize() or size <= 12:
                 return _rendered(s, size, image)
@@ -65,8 +65,34 @@ def render(s: str, size: int, colour, width: int | None = None, lines: int = 1,
         size -= 2
 
 
+def _words_fit(f: pygame.font.Font, s: str, width: int) -> bool:
+    """Whether every word of `s` fits `width`: wrapped, its lines break between words, never inside one."""
+    return all(f.size(word)[0] <= width for word in s.split())
+
+
 LEGIBLE = 24   # the smallest text size to draw: capitals 12 px high on 1280x720, 18 on 1080p (docs/screen.md)
+ELLIPSIS = "…"
 _written: list[tuple[str, int]] | None = None   # while `written` records: each text rendered, and its size
+
+
+def fitted_name(name: str, width: int, lines: int = 1) -> str:
+    """A player's name as it fits `width` in `lines` at the legible size: whole, else its first word and the
+    initial of its last ("Marie-Christine D."), else cut short with an ellipsis ("Wolfeschlegel…")."""
+    f = font(LEGIBLE)
+
+    def fits(s: str) -> bool:
+        return f.size(s)[0] <= width or lines > 1 and _words_fit(f, s, width) and \
+            f.render(s, True, TEXT, None, width).get_height() <= lines * f.get_linesize()
+
+    words = name.split()
+    shorter = [f"{words[0]} {words[-1][0]}."] if len(words) > 1 else []
+    for s in (name, *shorter):
+        if fits(s):
+            return s
+    cut = len(name) - 1
+    while cut > 1 and not fits(name[:cut].rstrip() + ELLIPSIS):
+        cut -= 1
+    return name[:cut].rstrip() + ELLIPSIS
 
 
 @contextmanager

@@ -180,8 +180,9 @@ class Screen:
             inside = seat in joined
             draw.badge(surf, (x, seats_y), r, seat, GREEN if inside else LIGHTS["off"])
             name = (table.get("names") or {}).get(str(seat))   # the player a player card named
-            draw.tag(surf, name or t("joined" if inside else "free"), 30, (x, seats_y + r + 10), INK,
-                     GOLD if name else TEXT if inside else MUTED, "midtop", width=step - 8)
+            label = draw.fitted_name(name, step - 8 - 30 // 2) if name else t("joined" if inside else "free")
+            draw.tag(surf, label, 30, (x, seats_y + r + 10), INK, GOLD if name else TEXT if inside else MUTED,
+                     "midtop", width=step - 8)
         draw.text(surf, t("lobby_join"), 44, TEXT, "midtop", (cx, under[0]), width=SIZE[0] - 60)
         draw.text(surf, t("lobby_start"), 34, MUTED, "midtop", (cx, under[1]), width=SIZE[0] - 60)
         draw.text(surf, _start_status(t, table)[0], 44, GOLD, "midtop", (cx, under[2]), width=SIZE[0] - 60)
@@ -251,7 +252,7 @@ class Screen:
             draw.text(surf, label, 30, MUTED, "midbottom", (first + i * step + step // 2, top + 36), width=step - 10)
         draw.text(surf, t("col_total"), 30, GOLD, "midbottom", (last + 60, top + 36))
         ranking = sorted(range(view["players"]), key=lambda p: (-view["totals"][p], p))
-        for p, row in c.score_rows(ranking, top + 44, SIZE[1] - 64, 84, crown=(260, 22), x1=edge - 16):
+        for p, row in c.score_rows(ranking, top + 44, SIZE[1] - 64, 84, crown=22, x1=edge - 16):
             for i, points in enumerate(history):
                 draw.text(surf, draw.number(points[p]), 40, TEXT, "center", (first + i * step + step // 2, row.centery))
             draw.text(surf, draw.number(view["totals"][p]), 56, TEXT, "center", (last + 60, row.centery))

@@ -63,7 +63,7 @@ CREATE TABLE IF NOT EXISTS players (
 CSV_COLUMNS = ["uid", "kind", "deck", "card", "name"]   # name: a player card's player; an export of format 1 has none
 UID = re.compile(r"[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}")   # 4, 7 or 10 bytes
 PLAYER_ID = re.compile(r"p-[0-9a-f]{12}")
-NAME_CHARS = 24   # the longest player name (it fits under a seat in the lobby)
+NAME_CHARS = 24   # the longest player name (the screen shortens one that does not fit its place: draw.fitted_name)
 DECK_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 

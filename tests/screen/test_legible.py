@@ -9,14 +9,24 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import pygame
+import pytest
+
+from games.tables import random_states, table_view
 from table.registry import GAMES
 from table.screen import Screen, draw
 from table.screen.draw import SIZE
 from table.screen.i18n import LANGS
+from table.storage.registry import NAME_CHARS
 from tests.screen.pages_fingerprint import frames
 
 CAPITALS_1080 = 18   # px, the least capital height on a 1080p screen
 SCALE = 1080 / SIZE[1]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def fonts():
+    pygame.font.init()
 
 
 def legible(size: int) -> bool:
@@ -50,3 +60,31 @@ def test_the_check_measures_text_as_shrunk_to_fit_and_leaves_out_only_pictures_o
     (long, size), eight = seen
     assert long.startswith("a sentence") and size < 40 and not legible(size)
     assert eight == ("8", draw.LEGIBLE) and legible(draw.LEGIBLE) and not legible(draw.LEGIBLE - 2)
+
+
+# Player names at their longest (NAME_CHARS), the widest letters first, each seat a different one.
+LONG_NAMES = ("W" * NAME_CHARS, "Marie-Christine Dupont-La", "Jean-Baptiste de la Fonta", "Wolfeschlegelsteinhausen",
+              "Maximilien Robespierre", "Ana Lu", "Bartholomew", "Éléonore-Géraldine Weiß")
+
+
+def test_players_names_at_their_longest_stay_legible_and_in_their_place_on_every_page():
+    """A name under a lobby seat or in a score table is drawn at a legible size, whole, or shortened ("Marie-
+    Christine D.", "WWWWWWW…") to fit its place; at the most players of every game, in its lobby, in play and
+    once over."""
+    screen, short = Screen(GAMES, "fr"), 0
+    for game in GAMES.values():
+        players = game.info.players.stop - 1
+        states = list(random_states(game, players, 3))
+        for state in (states[0], states[len(states) // 2], states[-1]):
+            view = table_view(game, state)
+            names = {str(seat): LONG_NAMES[i][:NAME_CHARS] for i, seat in enumerate(view["joined"])}
+            for view in ({**view, "names": names}, {**view, "names": names, "mode": "lobby", "view": None}):
+                for page, step in screen.pages(view):
+                    with draw.written() as seen:
+                        screen.render(view, page, step)
+                    drawn = [(text, size) for text, size in seen
+                             if len(text) >= 4 and any(name.startswith(text[:4]) for name in names.values())]
+                    where = f"{game.name} {page}"
+                    assert all(legible(size) for _, size in drawn), f"{where}: {drawn}"
+                    short += sum(text not in names.values() for text, _ in drawn)
+    assert short > 0   # the longest names were shortened somewhere, not only drawn small

@@ -402,7 +402,7 @@ def _scores(c: Canvas) -> None:
     c.titles([(f"col_{key}", "midbottom", x, step - 8) for key, x in zip(COLUMNS, xs)], TOP + 36)
     total_x = first + len(COLUMNS) * step + 90
     draw.text(surf, t("col_total"), 28, GOLD, "midbottom", (total_x, TOP + 36))
-    for p, row in c.score_rows(ranking(view), TOP + 44, BOTTOM + 8, 84, crown=(250, 20)):
+    for p, row in c.score_rows(ranking(view), TOP + 44, BOTTOM + 8, 84, crown=20):
         for key, x in zip(COLUMNS, xs):
             value = view["points"][p][key]
             shown = draw.number(value) if value else "·"
