@@ -89,10 +89,12 @@ def _now(state: dict, t: Translator) -> tuple[str, list[Seat]]:
     totals, winners = _by_seat(state.get("totals")), set(_numbers(state.get("winners")))
     to_act = state.get("to_act") if isinstance(state.get("to_act"), dict) else {}
     how, acting = to_act.get("how"), [seat for seat in _numbers(to_act.get("seats")) if seat in seats]
+    called = {str(seat): named["name"] for seat, named in names.items()}   # seats by their players' names
     if state.get("phase") == "over" or how == "done":
-        line = t.count("winner", len(winners), seats=t.seats(sorted(winners))) if winners else t("game_over_title")
+        line = (t.count("winner", len(winners), seats=t.seats(sorted(winners), names=called)) if winners
+                else t("game_over_title"))
     elif acting and how in ("turn", "sealed", "any_of"):
-        line = t("hall_sealed" if how == "sealed" else "hall_turn", seats=t.seats(acting))
+        line = t("hall_sealed" if how == "sealed" else "hall_turn", seats=t.seats(acting, names=called))
     else:
         line = t("hall_playing")
     return line, [Seat(seat, totals.get(seat), seat in winners, seat in acting, **names.get(seat, {}))

@@ -62,11 +62,16 @@ class Translator:
         form = "one" if n in _SINGULAR[self.lang] else "other"
         return self(f"{key}_{form}", n=n, **params)
 
-    def seats(self, seats: list[int], joined: list[int] | None = None, key: str = "seats") -> str:
+    def seats(self, seats: list[int], joined: list[int] | None = None, key: str = "seats",
+              names: Mapping[str, str] | None = None) -> str:
         """'Siège 3' or 'Sièges 1, 2 et 4' (`seats` are players, given the seat each `joined` at; `key` names the
-        text listing several, {seats} then {last})."""
+        text listing several, {seats} then {last}). With `names` (a player's name by seat, as the table view's),
+        seats a player card named are called by their players' names: 'Ana et Siège 4'."""
         if joined is not None:
             seats = [joined[p] for p in seats]
+        if names and any(str(s) in names for s in seats):
+            called = [names.get(str(s)) or self("seat", seat=s) for s in seats]
+            return called[0] if len(called) == 1 else self("listed", items=", ".join(called[:-1]), last=called[-1])
         if len(seats) == 1:
             return self("seat", seat=seats[0])
         listed = ", ".join(str(s) for s in seats[:-1])

@@ -26,6 +26,7 @@ from table.screen.staff import draw_staff
 
 
 QR_COLUMN = 270   # the game-over page's right column, for the QR code of the table's spectator page
+TITLE_W = 1000    # the widest the game-over title (its winners) is drawn
 # The lobby's layout by the most lines its menu has: the title's size and top, the tagline's, the menu's box (top,
 # height), the seats' row (centre, largest radius), the tops of the three lines under it.
 LOBBY = {4: ((96, 28), (40, 128), (186, 200), (440, 44), (540, 594, 646)),
@@ -232,8 +233,10 @@ class Screen:
         winners = [c.seat(p) for p in view["winners"]]
         page = self.games[c.table["game"]].page
         c.header(t("game_name"), t("game_over_title"), page.subtitle(c))
-        title = t.count("winner", len(winners), seats=t.seats(winners))
-        r = draw.text(surf, title, 76, GOLD, "midtop", (SIZE[0] // 2, HEADER + 18), width=1000)
+        title = t.count("winner", len(winners), seats=t.seats(winners, names=c.table.get("names")))
+        if draw.font(draw.LEGIBLE).size(title)[0] > TITLE_W:   # players' names too long to be read in one line
+            title = t.count("winner", len(winners), seats=t.seats(winners))
+        r = draw.text(surf, title, 76, GOLD, "midtop", (SIZE[0] // 2, HEADER + 18), width=TITLE_W)
         draw.crown(surf, (r.x - 60, r.centery), 34)
         draw.crown(surf, (r.right + 60, r.centery), 34)
         history = view.get("history") or []

@@ -192,8 +192,8 @@ def test_a_finished_games_scores_can_wrap_inside_its_card(site):
 
 def test_the_regulars_at_a_table_are_named_live_and_in_its_results_guests_by_seat(site):
     """A seat a player card named shows its player (a link to their page) while the game is played, and their
-    name in the finished game's scores; a guest stays a seat number; a name is escaped; an unsound entry is left
-    out, never raised."""
+    name in the finished game's scores and in who plays or won; a guest stays a seat number; a name is escaped; an
+    unsound entry is left out, never raised."""
     hall, pages = site
     alice, bob = {"id": "p-0000000000a1", "name": "Alice"}, {"id": "p-0000000000b2", "name": "<b>Bob</b>"}
     hall.note("t8", "live", json.dumps({**LIVE, "names": {"1": alice, "3": bob, "4": {"id": "x", "name": 7}}}))
@@ -203,7 +203,10 @@ def test_the_regulars_at_a_table_are_named_live_and_in_its_results_guests_by_sea
     assert '<td>3 · <a href="/players/p-0000000000b2?lang=fr">&lt;b&gt;Bob&lt;/b&gt;</a></td>' in t8
     assert '<td>4</td><td>7</td>' in t8 and "<b>Bob</b>" not in t8
     assert "Alice : 5" in t8 and '<span class="score winner">&lt;b&gt;Bob&lt;/b&gt; : 9</span>' in t8
-    assert "Siège 4 : 2" in t8
+    assert "Siège 4 : 2" in t8 and "Mises secrètes : Alice et Siège 4" in t8
+    over = {**LIVE, "names": {"3": bob}, "phase": "over", "winners": [3], "to_act": {"how": "done", "seats": []}}
+    hall.note("t8", "live", json.dumps(over))
+    assert "&lt;b&gt;Bob&lt;/b&gt; gagne !" in pages.get("/table/t8").text
 
 
 def test_an_unknown_address_answers_the_pages_own_404_in_the_visitors_language(site):

@@ -142,6 +142,26 @@ def test_tied_winners_all_win(screens, out):
         pygame.image.save(screens[lang].render(view, "over"), out / f"tie-6p-{lang}-over.png")
 
 
+def test_the_winners_are_called_by_their_players_names_when_player_cards_named_them(screens, out):
+    """'Ana gagne !', 'Ana et Siège 4 gagnent !'; names too long to read in one line fall back to the seats."""
+    fr, en = Translator("fr"), Translator("en")
+    assert fr.seats([2, 4], names={"2": "Ana"}) == "Ana et Siège 4"
+    assert en.seats([2, 3, 4], names={"2": "Ana", "4": "Bob"}) == "Ana, Seat 3 and Bob"
+    assert fr.seats([2, 4], names={"5": "Zoé"}) == "Sièges 2 et 4"
+    view = table(VIEWS["over"](6), 6)
+    winner = SEATS[6][view["view"]["winners"][0]]
+    view["names"] = {str(winner): "Ana"}
+    with draw.written() as seen:
+        screens["fr"].render(view, "over")
+    assert ("Ana gagne !", 76) in seen
+    view["view"]["winners"] = list(range(6))
+    view["names"] = {str(seat): "Wolfeschlegelsteinhausen" for seat in SEATS[6]}
+    with draw.written() as seen:
+        surf = screens["fr"].render(view, "over")
+    assert any(text == "Sièges 1, 2, 3, 4, 5 et 6 gagnent !" for text, _ in seen)
+    pygame.image.save(surf, out / "winners-named-fr-over.png")
+
+
 def test_the_game_over_page_shows_the_spectator_page_as_a_qr_code(out):
     """The table's spectator page at the hall (its configuration: the table has no network) as a QR code, module by
     module segno's, with its quiet zone, right of the ranking; none without one."""
