@@ -189,5 +189,10 @@ def routes(hall: Hall, staff: Staff | None, page: Callable[..., Response], langu
             return refused(request, 409, "staff_card_taken", uid=typed, name=name, player=pid, owner=owner)
         return back(request, f"&enrolled={uid}")
 
-    return [Route("/staff", show), Route("/staff/sign-in", sign_in, methods=["POST"]),
-            Route("/staff/sign-out", sign_out, methods=["POST"]), Route("/staff/cards", enrol, methods=["POST"])]
+    async def shown_again(request: Request) -> Response:
+        """A form's address opened as a page (its language link after a refusal, a reload): the staff page."""
+        return back(request)
+
+    forms = {"/staff/sign-in": sign_in, "/staff/sign-out": sign_out, "/staff/cards": enrol}
+    return [Route("/staff", show), *(Route(path, done, methods=["POST"]) for path, done in forms.items()),
+            *(Route(path, shown_again, methods=["GET"]) for path in forms)]

@@ -203,6 +203,15 @@ def test_the_staff_page_speaks_french_first(pages):
     assert 'lang="fr"' in page and "Mot de passe du personnel" in page and "Se connecter" in page
 
 
+@pytest.mark.parametrize("path", ["/staff/cards", "/staff/sign-in", "/staff/sign-out"])
+def test_a_forms_address_opened_as_a_page_shows_the_staff_page_in_its_language(pages, path):
+    """After a refusal the page's address is its form's: its language link (or a reload) opens that address."""
+    opened = pages.get(f"{path}?lang=en", follow_redirects=False)
+    assert opened.status_code == 303 and opened.headers["location"] == "/staff?lang=en"
+    assert 'lang="en"' in pages.get(f"{path}?lang=en").text
+    assert pages.get("/staff/nothing").status_code == 404
+
+
 @pytest.mark.parametrize("text", ["", "\n", "  \n"])
 def test_an_empty_password_file_is_refused(tmp_path, text):
     """An empty staff.password would open the staff page to an empty password."""
