@@ -20,13 +20,15 @@ CERTIFICATE_DAYS = 3650
 
 
 def acl(tables: list[str]) -> str:
-    """The ACL: table T publishes its games, live state and status, and reads only its acknowledgement and the
-    hall's player cards; the hall reads every table's topics and writes every acknowledgement and the cards."""
+    """The ACL: table T publishes its games, live state, status and the hall's cards it cannot take (shadowed), and
+    reads only its acknowledgement and the hall's player cards; the hall reads every table's topics and writes
+    every acknowledgement and the cards."""
     lines = [f"user {HALL_USER}", "topic read cafe/+/game/+", "topic read cafe/+/live", "topic read cafe/+/status",
-             "topic write cafe/+/ack", f"topic write {PLAYERS}", ""]
+             "topic read cafe/+/shadowed", "topic write cafe/+/ack", f"topic write {PLAYERS}", ""]
     for table in tables:
         lines += [f"user {table}", f"topic write cafe/{table}/game/+", f"topic write cafe/{table}/live",
-                  f"topic write cafe/{table}/status", f"topic read cafe/{table}/ack", f"topic read {PLAYERS}", ""]
+                  f"topic write cafe/{table}/status", f"topic write cafe/{table}/shadowed",
+                  f"topic read cafe/{table}/ack", f"topic read {PLAYERS}", ""]
     return "\n".join(lines)
 
 

@@ -62,7 +62,9 @@ CREATE TABLE IF NOT EXISTS cards (  -- the player cards enrolled on the staff pa
 CREATE INDEX IF NOT EXISTS games_by_time ON games (tbl, at);   -- a table's latest games, for the pages
 """
 SEQ = re.compile(r"[0-9]{1,18}")
-SUBSCRIPTIONS = [(topic("+", "game/+"), 1), (topic("+", "live"), 1), (topic("+", "status"), 1)]
+SUBSCRIPTIONS = [(topic("+", "game/+"), 1), (topic("+", "live"), 1), (topic("+", "status"), 1),
+                 (topic("+", "shadowed"), 1)]
+SHADOWS = ("card", "staff", "player", "retired")   # why a table's registry keeps a hall's card (hall_cards.shadowed)
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,7 @@ class Hall:
         self._enrolled = {uid: {"id": pid, "name": name}   # those enrolled here, which win over the games'
                           for uid, pid, name in self._db.execute("SELECT uid, pid, name FROM cards")}
         self._cards_sent: str | None = None   # the cards as last published (None: not since connecting)
+        self._shadowed: dict[str, dict[str, str]] = {}   # table -> the cards it keeps for itself: UID -> why
 
     def run(self, stop: threading.Event, pages: Pages) -> None:
         """Store and acknowledge, and serve `pages`, until `stop` is set."""
@@ -187,6 +190,9 @@ class Hall:
         if what in ("live", "status"):
             self.note(table, what, message.payload.decode("utf-8", "replace")[:65536])
             return
+        if what == "shadowed":
+            self._note_shadowed(table, message.payload)
+            return
         seq = parts[3] if len(parts) == 4 and parts[2] == "game" else ""
         try:
             game = json.loads(message.payload)
@@ -214,6 +220,29 @@ class Hall:
             log.error("table %s: its %s could not be kept: %s", table, what, error)
             return
         self.changed(table)
+
+    def _note_shadowed(self, table: str, payload: bytes) -> None:
+        """Keep which of the hall's cards `table` keeps from seating their players ({"cards": {UID: why}}); the
+        entries that are not a UID and a reason are left out."""
+        try:
+            cards = json.loads(payload).get("cards")
+        except (ValueError, AttributeError, RecursionError):
+            cards = None
+        if not isinstance(cards, dict):
+            log.warning("table %s: the cards it cannot take were not read", table)
+            return
+        with self._lock:
+            self._shadowed[table] = {uid: why for uid, why in cards.items()
+                                     if isinstance(uid, str) and UID.fullmatch(uid) and why in SHADOWS}
+
+    def shadowed(self) -> dict[str, list[tuple[str, str]]]:
+        """The hall's player cards some table keeps from seating their players: UID -> [(table, why)], by table."""
+        found: dict[str, list[tuple[str, str]]] = {}
+        with self._lock:
+            for table, cards in sorted(self._shadowed.items()):
+                for uid, why in cards.items():
+                    found.setdefault(uid, []).append((table, why))
+        return found
 
     def games(self) -> list[tuple[str, str, int, dict]]:
         """Every game stored: (table, outbox, seq, body), by table, outbox and seq."""

@@ -2,8 +2,11 @@
 hall acknowledged them (docs/cafe.md).
 
 The link reads the table's files and never writes them: history.sqlite's
-outbox and live.json, read-only. It writes only link.sqlite, the hall's
-latest acknowledgement; the table prunes its outbox up to it.
+outbox, live.json and the registry, read-only. It writes only link.sqlite,
+the hall's latest acknowledgement (the table prunes its outbox up to it),
+and players.json, the hall's player cards. It tells the hall which of those
+cards the table's registry keeps for itself (a deck's card, a staff card),
+so that the staff page can say that such a card seats nobody there.
 """
 from __future__ import annotations
 
@@ -20,8 +23,9 @@ import paho.mqtt.client as mqtt
 from table.cafe.mqtt import (PLAYERS, Broker, client, digest, read_ack, read_password, start, stopped_by_signal,
                              table_name, topic)
 from table.storage import StorageRefused
-from table.storage.hall_cards import hall_cards_file, write_hall_cards
+from table.storage.hall_cards import HallCards, hall_cards_file, shadowed, write_hall_cards
 from table.storage.outbox import LIVE, Acks, link_file, pending
+from table.storage.registry import own_tags
 
 WINDOW = 20          # games published and not yet acknowledged, at most
 POLL_S = 0.2         # how often the link looks at the outbox and live.json
@@ -41,6 +45,7 @@ class Link:
         self.client = client(f"table-{table}", broker, will=(topic(table, "status"), "offline"))
         self.acks = Acks(link_file(state))
         self.cards = hall_cards_file(state)   # the hall's player cards, for the table (written here only)
+        self.registry = state / "registry.sqlite"
         self.outbox: str | None = None   # the outbox's id, once read
         self.sent = 0                    # the last game published
         self._lock = threading.Lock()
@@ -51,6 +56,8 @@ class Link:
         self._progress = time.monotonic()          # when the acknowledgement last moved
         self._drained: tuple | None = None         # the outbox files' stamp when it was last read to its end
         self._live: tuple | None = None            # live.json's stamp when last published
+        self._shadows: tuple | None = None         # players.json's and the registry's stamps when last looked at
+        self._shadows_sent: str | None = None      # what was last published of them
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -81,7 +88,7 @@ class Link:
         acked = self.acked(heard)
         if fresh:
             self._again(acked)
-            self._live = None
+            self._live = self._shadows = self._shadows_sent = None
         if connected_at is None or not (heard_now or time.monotonic() - connected_at > ACK_WAIT_S):
             return
         if self.sent > acked and time.monotonic() - progress > RESEND_S:
@@ -89,6 +96,7 @@ class Link:
             self._again(acked)
         self._publish_games(max(self.sent, acked), acked)
         self._publish_live()
+        self._publish_shadowed()
 
     def acked(self, heard: tuple[str, int] | None) -> int:
         """The hall's acknowledgement of this table's outbox, the last one `heard` or the one recorded in
@@ -130,6 +138,24 @@ class Link:
             return
         self.client.publish(topic(self.table, "live"), text, qos=1, retain=True)
         self._live = stamp
+
+    def _publish_shadowed(self) -> None:
+        """Publish, retained, the hall's player cards that the table's registry keeps from seating their players
+        ({"cards": {UID: why}}, hall_cards.shadowed), when players.json or the registry changed what they are."""
+        stamps = (_stamp(self.cards), _stamp(self.registry))
+        if stamps == self._shadows:
+            return
+        self._shadows = stamps   # a registry that cannot be read is said once, and read again when it changes
+        try:
+            text = json.dumps({"cards": shadowed(HallCards(self.cards).cards(), *own_tags(self.registry))},
+                              sort_keys=True)
+        except (OSError, sqlite3.Error, StorageRefused) as error:
+            log.warning("%s could not be read (%s): the hall is not told which of its cards it holds", self.registry,
+                        error)
+            return
+        if text != self._shadows_sent:
+            self.client.publish(topic(self.table, "shadowed"), text, qos=1, retain=True)
+            self._shadows_sent = text
 
     def _again(self, acked: int) -> None:
         """Publish every game after `acked` again (duplicates are harmless: the hall keeps one)."""

@@ -119,7 +119,7 @@ def routes(hall: Hall, staff: Staff | None, page: Callable[..., Response], langu
             players = sorted({card["id"]: card["name"] for card in known.values()}.items(),
                              key=lambda player: player[1].casefold())
             context = {"cards": sorted(known.items(), key=lambda item: item[1]["name"].casefold()),
-                       "players": players, "form": session.form, **context}
+                       "shadowed": hall.shadowed(), "players": players, "form": session.form, **context}
         response = page(request, "staff.html", lang, status, live=False, off=staff is None, name_chars=NAME_CHARS,
                         **{"typed": {}, **context})
         response.headers.update(SAME_ORIGIN)

@@ -72,6 +72,10 @@ class HallCards:
         """Player id -> name, of every card the hall knows."""
         return {pid: name for pid, name in self._read().values()}
 
+    def cards(self) -> dict[str, tuple[str, str]]:
+        """UID -> (player id, name), of every card the hall knows."""
+        return dict(self._read())
+
     def _read(self) -> dict[str, tuple[str, str]]:
         if self.path is None:
             return self._cards
@@ -90,6 +94,20 @@ class HallCards:
         except (OSError, ValueError, RecursionError) as error:   # RecursionError: JSON nested too deep
             log.warning("%s: the hall's player cards were not read (%s)", self.path, error)
         return self._cards
+
+
+def shadowed(cards: dict[str, tuple[str, str]], tags: dict[str, Tag], retired: set[str]) -> dict[str, str]:
+    """The hall's player `cards` (UID -> (player id, name)) that a table's registry keeps from seating their
+    players, as its lookup does (its own tags first), by UID: why ("card": a card of one of its decks, "staff": a
+    staff card, "player": another player's card enrolled there, "retired": a tag it took out of use)."""
+    found = {}
+    for uid, (pid, _) in cards.items():
+        tag = tags.get(uid)
+        if tag is not None and tag != player_tag(pid):
+            found[uid] = tag.kind
+        elif tag is None and uid in retired:
+            found[uid] = "retired"
+    return found
 
 
 def _sound(cards) -> dict[str, dict]:

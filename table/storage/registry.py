@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.assets import ASSETS, deck_data
-from table.storage import open_store, transaction
+from table.storage import connect, open_store, transaction
 
 if TYPE_CHECKING:
     from table.storage.hall_cards import HallCards
@@ -437,6 +437,20 @@ class TagRegistry:
 
     def close(self) -> None:
         self._db.close()
+
+
+def own_tags(path: Path) -> tuple[dict[str, Tag], set[str]]:
+    """The registry at `path` read as is, changing nothing (the café link reads the table's): its live tags by
+    UID and its retired UIDs; none while there is no such file."""
+    if not path.exists():
+        return {}, set()
+    db = connect(path, read_only=True)
+    try:
+        tags = {uid: Tag(kind, deck, card) for uid, kind, deck, card in db.execute("SELECT uid, kind, deck, card "
+                                                                                   "FROM tags")}
+        return tags, {uid for uid, in db.execute("SELECT uid FROM retired")}
+    finally:
+        db.close()
 
 
 def _name(tag: Tag) -> str:

@@ -18,6 +18,7 @@ from table.registry import GAMES
 from table.sim.simulated_table import SimulatedTable
 from table.storage.files import TableFiles
 from table.storage.hall_cards import hall_cards_file
+from table.storage.registry import TagRegistry
 from tests.cafe.broker import HOST, needs, until
 from tests.cafe.chromium import TOOLS, Chromium
 from tests.cafe.test_link import card_tapped, table_state
@@ -135,5 +136,21 @@ def test_a_player_card_enrolled_on_the_staff_page_in_chromium_seats_its_player_a
     print(f"card enrolled at the hall to the table's players.json: {time.monotonic() - sent:.2f} s")
     zoe = json.loads(cards.read_text())["cards"]["045A0E00000001"]["id"]
     assert card_tapped(state, zoe) == ({"4": "Zoé"}, [4])
+    registry = TagRegistry(state / "registry.sqlite")
+    deck_card = registry.cards("feira-torio")["TA01"]   # a card of t1's deck...
+    registry.close()
+    chromium.evaluate(page, "document.getElementById('name').value = 'Yann'")
+    chromium.evaluate(page, f"document.getElementById('uid').value = '{deck_card}'")   # ...laid on the reader
+    chromium.evaluate(page, "document.querySelector('#new-player button').click()")
+    note = "document.querySelector('tr.shadowed') && document.querySelector('tr.shadowed').innerText"
+
+    def said_under_the_card() -> str | None:
+        chromium.evaluate(page, "location.reload()")
+        return loaded(chromium, page, "/staff") and chromium.evaluate(page, note)
+
+    until(said_under_the_card, 15, "t1's link saying the card is one of its deck's, on the staff page")
+    assert chromium.evaluate(page, note) == ("À la table t1, cet UID est celui d'une carte du jeu : cette carte n'y "
+                                             "place pas son joueur.")
+    chromium.screenshot(page, tmp_path / "staff-shadowed.png")
     hall.kill(signal.SIGTERM)
     assert hall.ended() == 0

@@ -14,16 +14,17 @@ from dataclasses import replace
 import pytest
 
 from table.cafe.hall import Hall
+from table.cafe.link import Link
 from table.cafe.mqtt import HALL_USER, PLAYERS, Broker, client, digest, start, topic
 from table.layout import load_layout
 from table.registry import GAMES
 from table.sim.simulated_table import SimulatedTable
 from table.storage import connect
 from table.storage.files import TableFiles
-from table.storage.hall_cards import hall_cards, hall_cards_file
+from table.storage.hall_cards import hall_cards, hall_cards_file, write_hall_cards
 from table.storage.history import History
 from table.storage.outbox import LIVE, acked, link_file
-from table.storage.registry import player_tag
+from table.storage.registry import Tag, TagRegistry, player_tag
 from tests.cafe.broker import HOST, TABLES, Proxy, until
 from tests.storage.test_outbox import played
 from tests.test_cli_errors import assert_refused, cardtable
@@ -223,6 +224,38 @@ def test_a_player_card_enrolled_at_one_table_seats_its_player_at_another(tmp_pat
     assert card_tapped(two, alice) == ({"4": "Alice"}, [4])
     published(broker.broker("t1"), [(PLAYERS, hall_cards({"04E0000000000E": {"id": alice, "name": "Eve"}}))])
     assert json.loads(retained(broker.broker("t2"), PLAYERS))["cards"] == {uid: {"id": alice, "name": "Alice"}}
+
+
+class Sent:
+    """Stands in for the link's MQTT client: what it was asked to publish."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    def publish(self, name: str, payload: str, qos: int, retain: bool) -> None:
+        assert qos == 1 and retain
+        self.sent.append((name, payload))
+
+
+def test_the_link_tells_the_hall_which_of_its_cards_the_table_keeps_once_per_change_and_survives_a_bad_registry(
+        tmp_path, caplog):
+    state = table_state(tmp_path)
+    link = Link("t1", state, Broker(HOST, 1, "t1", "unused"))
+    link.client = Sent()
+    write_hall_cards(link.cards, hall_cards({"04000000000001": {"id": "p-0000000000a1", "name": "Alice"}}).encode())
+    link._publish_shadowed()
+    link._publish_shadowed()
+    assert link.client.sent == [(topic("t1", "shadowed"), '{"cards": {}}')], "no registry yet: none kept, said once"
+    registry = TagRegistry(state / "registry.sqlite")
+    registry.enrol("04000000000001", Tag("card", "feira-torio", "TA01"))
+    registry.close()
+    link._publish_shadowed()
+    assert link.client.sent[-1] == (topic("t1", "shadowed"), '{"cards": {"04000000000001": "card"}}')
+    (state / "registry.sqlite").write_bytes(b"not a database" * 100)
+    for _ in range(3):
+        link._publish_shadowed()
+    assert len(link.client.sent) == 2 and caplog.text.count("could not be read") == 1
+    link.acks.close()
 
 
 def card_tapped(state, pid: str) -> tuple[dict, list]:

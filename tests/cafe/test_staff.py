@@ -5,10 +5,12 @@ said in words and changing nothing."""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 import time
 
+import paho.mqtt.client as mqtt
 import pytest
 from starlette.testclient import TestClient
 
@@ -288,3 +290,30 @@ def test_a_name_another_player_has_is_refused_with_the_way_to_add_their_card(pag
     answer = enrol(pages, form, name="Zed", uid="04A21C5C")
     assert answer.status_code == 409 and "Another card for a player" in said(answer.text)
     assert list(hall.cards()) == ["04A21C5B"]
+
+
+def told(hall: Hall, table: str, payload: bytes) -> None:
+    """A table's message on which of the hall's cards it keeps for itself, as the broker hands it to the hall."""
+    message = mqtt.MQTTMessage(topic=f"cafe/{table}/shadowed".encode())
+    message.payload = payload
+    hall._on_message(hall.client, None, message)
+
+
+def test_a_card_a_table_keeps_for_itself_is_said_under_it_with_the_table_and_why(pages, hall):
+    """A table's link says which of the hall's cards its registry keeps (a deck's card, a staff card...): the
+    staff page says it under that card; what is not a UID and a reason is left out, a malformed message ignored."""
+    form = signed_in(pages)
+    for uid, name in (("04000000000001", "Zoé"), ("04000000000002", "Yann")):
+        assert enrol(pages, form, uid=uid, name=name).status_code == 200
+    told(hall, "t2", json.dumps({"cards": {"04000000000001": "card", "nonsense": "card",
+                                           "04000000000002": "anything"}}).encode())
+    told(hall, "t3", json.dumps({"cards": {"04000000000001": "staff"}}).encode())
+    told(hall, "t4", b"[" * 100_000)
+    told(hall, "t5", b'{"cards": ["04000000000002"]}')
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", pages.get("/staff?lang=en").text, re.S)
+    notes = [html.unescape(re.sub(r"<[^>]+>", "", row)).strip() for row in rows if 'class="shadowed"' in row]
+    assert notes == ["At table t2 this UID is one of the game's cards: this card does not seat its player there.",
+                     "At table t3 this UID is a staff card: this card does not seat its player there."]
+    assert "Yann" in rows[1] and "Zoé" in rows[2] and len(rows) == 5   # both notes under Zoé's card, the last
+    told(hall, "t2", b'{"cards": {}}')   # t2's registry let the card go
+    assert "At table t2" not in pages.get("/staff?lang=en").text

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from table.storage.hall_cards import FILE, HallCards, hall_cards, write_hall_cards
-from table.storage.registry import Tag, TagRegistry, player_tag
+from table.storage.hall_cards import FILE, HallCards, hall_cards, shadowed, write_hall_cards
+from table.storage.registry import Tag, TagRegistry, own_tags, player_tag, staff_tag
 
 ALICE, BOB = "p-0000000000a1", "p-0000000000b2"
 CARDS = {"04A11CE0000001": {"id": ALICE, "name": "Alice"}, "04B0B000000002": {"id": BOB, "name": "Bob"}}
@@ -59,6 +59,30 @@ def test_the_registry_asks_the_hall_after_its_own_tags_and_never_for_a_uid_it_re
     assert registry.lookup("04000000000009") is None
     assert registry.players() == {ALICE: "Alice", BOB: "Bob", "p-0000000000c3": "Carol", "p-0000000000d4": "Dan"}
     registry.close()
+
+
+def test_the_hall_cards_the_registry_keeps_from_seating_their_players_are_found_with_why(tmp_path):
+    """What the link tells the hall: the hall's cards whose UID the table's registry (its file read as is) holds
+    as a deck's card, a staff card, another player's card or a retired tag; exactly those its lookup does not
+    take as their players'."""
+    path, eve = tmp_path / FILE, "p-0000000000e5"
+    write_hall_cards(path, hall_cards({**CARDS, **{f"0400000000000{n}": {"id": f"p-00000000000{n}", "name": f"P{n}"}
+                                                   for n in (1, 2, 3, 9)},
+                                       "04000000000004": {"id": eve, "name": "Eve"}}).encode())
+    registry = TagRegistry(tmp_path / "registry.sqlite", HallCards(path))
+    registry.enrol("04000000000001", Tag("card", "feira-torio", "TA01"))
+    registry.enrol("04000000000002", staff_tag(1))
+    registry.enrol("04000000000003", player_tag("p-0000000000d4"), "Dan")
+    registry.enrol("04000000000004", player_tag(eve), "Eve")   # the same player's card, enrolled here too
+    registry.enrol("04000000000009", Tag("card", "feira-torio", "TA02"))
+    registry.retire("04000000000009")
+    cards = HallCards(path).cards()
+    found = shadowed(cards, *own_tags(tmp_path / "registry.sqlite"))
+    assert found == {"04000000000001": "card", "04000000000002": "staff", "04000000000003": "player",
+                     "04000000000009": "retired"}
+    assert {uid for uid, (pid, _) in cards.items() if registry.lookup(uid) != player_tag(pid)} == found.keys()
+    registry.close()
+    assert own_tags(tmp_path / "nothing.sqlite") == ({}, set())
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000, '{"format": 1, "cards": ' * 50_000, '{"cards": [1, 2]}',
