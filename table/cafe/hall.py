@@ -223,7 +223,12 @@ class Hall:
 
     def _note_shadowed(self, table: str, payload: bytes) -> None:
         """Keep which of the hall's cards `table` keeps from seating their players ({"cards": {UID: why}}); the
-        entries that are not a UID and a reason are left out."""
+        entries that are not a UID and a reason are left out. An empty message (its retained one cleared, a table
+        taken out of the café) forgets the table's."""
+        if not payload:
+            with self._lock:
+                self._shadowed.pop(table, None)
+            return
         try:
             cards = json.loads(payload).get("cards")
         except (ValueError, AttributeError, RecursionError):

@@ -80,7 +80,8 @@ class Link:
             self.acks.close()
 
     def step(self) -> None:
-        """Record the acknowledgement; publish the games after it (WINDOW at most out) and live.json if it changed."""
+        """Record the acknowledgement; publish the games after it (WINDOW at most out), and live.json and the hall's
+        cards the table keeps for itself if they changed."""
         with self._lock:
             heard, connected_at, heard_now, fresh, progress = (self._heard, self._connected_at, self._heard_now,
                                                                self._fresh, self._progress)
@@ -94,9 +95,9 @@ class Link:
         if self.sent > acked and time.monotonic() - progress > RESEND_S:
             log.info("no acknowledgement after game %d for %.0f s: publishing again", acked, RESEND_S)
             self._again(acked)
+        self._publish_shadowed()   # first: it reads no outbox, which may be refused
         self._publish_games(max(self.sent, acked), acked)
         self._publish_live()
-        self._publish_shadowed()
 
     def acked(self, heard: tuple[str, int] | None) -> int:
         """The hall's acknowledgement of this table's outbox, the last one `heard` or the one recorded in

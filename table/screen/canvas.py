@@ -78,17 +78,21 @@ class Canvas:
     def score_rows(self, players: list[int], top: int, bottom: int, most: int, name: tuple[int, int] = (100, 40),
                    crown: int = 0, x1: int = SIZE[0] - 16) -> Iterator[tuple[int, pygame.Rect]]:
         """Seat rows (`seat_rows`, to `x1`) of a score table, each with its seat's name, or its player's when a
-        player card named it (`name`: x in the row, size); with a `crown` (its radius), a winner's row is framed and
-        crowned just after its name once drawn, the names narrower so the crown stays within NAME_W."""
+        player card named it (`name`: x in the row, size), on two lines where the row is tall enough; with a
+        `crown` (its radius), a winner's row is framed and crowned just after its name once drawn (its name
+        narrower, so that the crown stays within NAME_W)."""
         names = self.table.get("names") or {}
-        width = NAME_W - (2 * crown + CROWN_GAP if crown else 0)
         for p, row in self.seat_rows(players, top, bottom, most, x1=x1):
             seat = self.seat(p)
             player = names.get(str(seat))
-            drawn = draw.text(self.surf, draw.fitted_name(player, width, 2) if player else self.t("seat", seat=seat),
-                              name[1], TEXT, "midleft", (row.x + name[0], row.centery), width=width, lines=2)
+            crowned = crown and p in self.view["winners"]
+            width = NAME_W - (2 * crown + CROWN_GAP if crowned else 0)
+            lines = 2 if 2 * draw.font(draw.LEGIBLE).get_linesize() <= row.h else 1
+            drawn = draw.text(self.surf, draw.fitted_name(player, width, lines) if player else self.t("seat", seat=seat),
+                              name[1], TEXT, "midleft", (row.x + name[0], row.centery), width=width, lines=lines,
+                              height=row.h)
             yield p, row
-            if crown and p in self.view["winners"]:
+            if crowned:
                 draw.frame(self.surf, row)
                 draw.crown(self.surf, (drawn.right + CROWN_GAP + crown, row.centery), crown)
 

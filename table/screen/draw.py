@@ -49,16 +49,19 @@ def ink_on(colour) -> tuple[int, int, int]:
 
 
 def render(s: str, size: int, colour, width: int | None = None, lines: int = 1,
-           align: int = pygame.FONT_LEFT) -> pygame.Surface:
-    """`s` rendered at `size`, shrunk until it fits `width` in at most `lines` lines."""
+           align: int = pygame.FONT_LEFT, height: int | None = None) -> pygame.Surface:
+    """`s` rendered at `size`, shrunk until it fits `width` in at most `lines` lines, and `height` pixels when
+    given; wrapped, its lines break between words, inside one only once it is as small as LEGIBLE."""
     while True:
         f = font(size)
         f.align = align
-        if width is None or f.size(s)[0] <= width:
+        tall = height is not None and f.get_linesize() > height and size > 12
+        if not tall and (width is None or f.size(s)[0] <= width):
             return _rendered(s, size, f.render(s, True, colour))
-        if lines > 1 and (_words_fit(f, s, width) or size <= 12):
+        if lines > 1 and not tall and (_words_fit(f, s, width) or size <= LEGIBLE):
             image = f.render(s, True, colour, None, width)
-            if image.get_height() <= lines * f.get_linesize() or size <= 12:
+            room = lines * f.get_linesize() if height is None else min(lines * f.get_linesize(), height)
+            if image.get_height() <= room or size <= 12:
                 return _rendered(s, size, image)
         elif size <= 12:
             return _rendered(s, size, f.render(s, True, colour))
@@ -132,11 +135,11 @@ def glyph_height(size: int) -> int:
 
 
 def text(surf: pygame.Surface, s: str, size: int, colour, anchor: str = "topleft", at=(0, 0),
-         width: int | None = None, lines: int = 1) -> pygame.Rect:
+         width: int | None = None, lines: int = 1, height: int | None = None) -> pygame.Rect:
     """Draw `s` with its `anchor` point (a pygame.Rect attribute name) at `at`; returns its rect."""
     align = {"midtop": pygame.FONT_CENTER, "center": pygame.FONT_CENTER, "midbottom": pygame.FONT_CENTER,
              "topright": pygame.FONT_RIGHT, "midright": pygame.FONT_RIGHT}.get(anchor, pygame.FONT_LEFT)
-    image = render(s, size, colour, width, lines, align)
+    image = render(s, size, colour, width, lines, align, height)
     rect = image.get_rect(**{anchor: at})
     surf.blit(image, rect)
     return rect

@@ -316,4 +316,5 @@ def test_a_card_a_table_keeps_for_itself_is_said_under_it_with_the_table_and_why
                      "At table t3 this UID is a staff card: this card does not seat its player there."]
     assert "Yann" in rows[1] and "Zoé" in rows[2] and len(rows) == 5   # both notes under Zoé's card, the last
     told(hall, "t2", b'{"cards": {}}')   # t2's registry let the card go
-    assert "At table t2" not in pages.get("/staff?lang=en").text
+    told(hall, "t3", b"")                  # t3 taken out of the café: its retained message cleared
+    assert "At table" not in pages.get("/staff?lang=en").text

@@ -88,3 +88,16 @@ def test_players_names_at_their_longest_stay_legible_and_in_their_place_on_every
                     assert all(legible(size) for _, size in drawn), f"{where}: {drawn}"
                     short += sum(text not in names.values() for text, _ in drawn)
     assert short > 0   # the longest names were shortened somewhere, not only drawn small
+
+
+def test_a_text_drawn_on_two_lines_keeps_to_its_height_and_breaks_between_words_while_legible():
+    """A score row's name on two lines stays inside its row; a word never breaks until the text is as small as
+    LEGIBLE, and then it does rather than shrink past it (a long path on the fallback screen)."""
+    with draw.written() as seen:
+        image = draw.render("Maximilien Robespierre", 40, draw.TEXT, width=168, lines=2, height=48)
+        draw.render("Wolfeschlegelsteinhausen Bergdorff", 40, draw.TEXT, width=240, lines=2)
+        draw.render("/var/lib/cardtable/" + "x" * 20 + "/journal.sqlite", 30, draw.TEXT, width=300, lines=2)
+    assert image.get_height() <= 48
+    (_, named), (_, long_word), (_, path) = seen
+    assert legible(named) and legible(long_word) and draw.font(long_word).size("Wolfeschlegelsteinhausen")[0] <= 240
+    assert path == draw.LEGIBLE
