@@ -24,7 +24,7 @@ from table.cafe.staff import Staff
 from table.cafe.mqtt import (HALL_USER, NAME, OUTBOX, PLAYERS, Broker, ack, client, digest, read_password, start,
                              stopped_by_signal, topic)
 from table.storage import open_store, transaction
-from table.storage.hall_cards import hall_cards
+from table.storage.hall_cards import SHADOWS, hall_cards
 from table.storage.registry import UID, player_problem
 
 KIND = "hall"
@@ -64,7 +64,6 @@ CREATE INDEX IF NOT EXISTS games_by_time ON games (tbl, at);   -- a table's late
 SEQ = re.compile(r"[0-9]{1,18}")
 SUBSCRIPTIONS = [(topic("+", "game/+"), 1), (topic("+", "live"), 1), (topic("+", "status"), 1),
                  (topic("+", "shadowed"), 1)]
-SHADOWS = ("card", "staff", "player", "retired")   # why a table's registry keeps a hall's card (hall_cards.shadowed)
 
 log = logging.getLogger(__name__)
 

@@ -17,6 +17,7 @@ from table.storage.registry import UID, Tag, player_problem, player_tag
 
 FILE = "players.json"
 FORMAT = 1
+SHADOWS = ("card", "staff", "player", "retired")   # why a table's registry keeps a hall's card (`shadowed`)
 LARGEST = 2 << 20   # bytes: twice the largest message the broker passes; a larger players.json is not read
 
 log = logging.getLogger(__name__)
